@@ -1,0 +1,46 @@
+import type { JsonObject, JsonValue } from './json.js';
+import type { JsonSchema } from './json-schema.js';
+import type { Permission } from './permission.js';
+import type { ToolContext } from './tool-context.js';
+
+/**
+ * A tool an LLM can call. Custom tools and MCP tools are both `BaseTool`s, so a registry and
+ * the LLM loop treat them alike.
+ *
+ * `execute` receives the arguments (already checked against `parameters` when it runs through
+ * a `ToolRegistry`) and a `ToolContext`; it returns a JSON value, or throws. Throw a
+ * `ToolError` to choose the code; anything else becomes `execution_failed`.
+ */
+export interface BaseTool<Args = JsonObject, Result extends JsonValue = JsonValue> {
+  /** Unique name, matched against the model's `tool_calls[].function.name`. */
+  readonly name: string;
+  /** What the tool does; the model reads this to decide when to call it. */
+  readonly description: string;
+  /** JSON Schema of the arguments object, sent to the model as is. */
+  readonly parameters: JsonSchema;
+  /** Permissions the tool needs; none declared means the checker's `allowUnspecified` decides. */
+  readonly requiredPermissions?: readonly Permission[];
+  /** Runs the tool. Should stop when `context.signal` aborts. */
+  execute(args: Args, context: ToolContext): Promise<Result>;
+}
+
+/**
+ * A tool as the OpenAI Chat Completions API takes it in `tools`:
+ * `{ type: 'function', function: { name, description, parameters } }`.
+ */
+export interface ToolDefinition {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: JsonSchema;
+  };
+}
+
+/** Makes the Chat Completions definition of a tool. Never throws. */
+export function toToolDefinition(tool: BaseTool): ToolDefinition {
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
+}

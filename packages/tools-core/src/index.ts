@@ -1,0 +1,18 @@
+export type { BaseTool, ToolDefinition } from './base-tool.js';
+export { toToolDefinition } from './base-tool.js';
+export type {
+  AnyTool,
+  DefineToolOptions,
+  InferToolArgs,
+  StandardToolSchema,
+} from './define-tool.js';
+export { defineTool } from './define-tool.js';
+export type { JsonObject, JsonValue } from './json.js';
+export { describeNonJson } from './json.js';
+export type { FromJsonSchema, JsonSchema, JsonSchemaTypeName } from './json-schema.js';
+export type { BuiltinPermission, CustomPermission } from './permission.js';
+export { isPermission, Permission } from './permission.js';
+export type { ToolContext, ToolProgress } from './tool-context.js';
+export { createToolContext } from './tool-context.js';
+export type { ToolErrorCode, ToolErrorJson, ToolErrorOptions } from './tool-error.js';
+export { ToolError, toolErrorCodes } from './tool-error.js';

@@ -1,0 +1,41 @@
+/** A progress report from a running tool. */
+export interface ToolProgress {
+  /** Work done so far, in the unit of `total` (or a percentage when `total` is absent). */
+  readonly progress: number;
+  /** Total work, when known. */
+  readonly total?: number;
+  /** A short human-readable status line. */
+  readonly message?: string;
+}
+
+/**
+ * What a tool is told about the call it serves. Every field added in a later version is
+ * optional, so a tool written today keeps compiling and running.
+ */
+export interface ToolContext {
+  /** The conversation (session) the call belongs to; shared by every call in it. */
+  readonly sessionId: string;
+  /** An id for tracing this call across logs and services. */
+  readonly traceId: string;
+  /** Aborted when the call is cancelled or times out; a well-behaved tool stops then. */
+  readonly signal: AbortSignal;
+  /** The LLM's id for this tool call, when the call came from a model. */
+  readonly toolCallId?: string;
+  /** Reports progress to whoever runs the tool; absent when nobody listens. */
+  readonly progress?: (update: ToolProgress) => void;
+}
+
+const neverAborted: AbortSignal = new AbortController().signal;
+
+/**
+ * Makes a `ToolContext`, filling what `partial` leaves out: fresh random ids and a signal
+ * that never aborts. Never throws.
+ */
+export function createToolContext(partial: Partial<ToolContext> = {}): ToolContext {
+  return {
+    ...partial,
+    sessionId: partial.sessionId ?? globalThis.crypto.randomUUID(),
+    traceId: partial.traceId ?? globalThis.crypto.randomUUID(),
+    signal: partial.signal ?? neverAborted,
+  };
+}
