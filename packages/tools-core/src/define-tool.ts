@@ -19,9 +19,10 @@ export type StandardToolSchema<Input = unknown, Output = Input> = StandardJSONSc
 >;
 
 /** The arguments `execute` receives for a given `parameters` value. */
-export type InferToolArgs<Parameters> = Parameters extends StandardJSONSchemaV1<unknown, infer Output>
-  ? Output
-  : FromJsonSchema<Parameters>;
+export type InferToolArgs<Parameters> =
+  Parameters extends StandardJSONSchemaV1<unknown, infer Output>
+    ? Output
+    : FromJsonSchema<Parameters>;
 
 /** What `defineTool` takes. */
 export interface DefineToolOptions<Parameters, Result extends JsonValue> {
@@ -58,9 +59,10 @@ const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
  *   execute: async ({ city }) => ({ city, temperature: 22 }),
  * });
  */
-export function defineTool<const Parameters extends JsonSchema | StandardToolSchema, Result extends JsonValue>(
-  options: DefineToolOptions<Parameters, Result>,
-): BaseTool<InferToolArgs<Parameters>, Result> {
+export function defineTool<
+  const Parameters extends JsonSchema | StandardToolSchema,
+  Result extends JsonValue,
+>(options: DefineToolOptions<Parameters, Result>): BaseTool<InferToolArgs<Parameters>, Result> {
   const { name, description, parameters, requiredPermissions, execute } = options;
   if (!toolNamePattern.test(name)) {
     throw new TypeError(
@@ -68,7 +70,8 @@ export function defineTool<const Parameters extends JsonSchema | StandardToolSch
     );
   }
   const standard = readStandard(parameters);
-  const jsonSchema = standard === undefined ? (parameters as JsonSchema) : toJsonSchema(name, standard);
+  const jsonSchema =
+    standard === undefined ? (parameters as JsonSchema) : toJsonSchema(name, standard);
   if (typeof jsonSchema !== 'object' || jsonSchema === null || Array.isArray(jsonSchema)) {
     throw new TypeError(`defineTool: parameters of tool '${name}' must be a JSON Schema object.`);
   }

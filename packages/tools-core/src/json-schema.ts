@@ -34,7 +34,9 @@ type RequiredKeys<S> = S extends { readonly required: readonly (infer R)[] } ? R
 
 type FromObject<S> = S extends { readonly properties: infer P }
   ? Simplify<
-      { -readonly [K in keyof P as K extends RequiredKeys<S> ? K : never]: FromJsonSchema<P[K]> } & {
+      {
+        -readonly [K in keyof P as K extends RequiredKeys<S> ? K : never]: FromJsonSchema<P[K]>;
+      } & {
         -readonly [K in keyof P as K extends RequiredKeys<S> ? never : K]?: FromJsonSchema<P[K]>;
       }
     >

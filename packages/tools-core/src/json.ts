@@ -22,7 +22,9 @@ function check(value: unknown, path: string, seen: Set<object> | undefined): str
     case 'boolean':
       return undefined;
     case 'number':
-      return Number.isFinite(value) ? undefined : `${path} is ${value}, which JSON cannot represent`;
+      return Number.isFinite(value)
+        ? undefined
+        : `${path} is ${value}, which JSON cannot represent`;
     case 'undefined':
       return `${path} is undefined`;
     case 'bigint':

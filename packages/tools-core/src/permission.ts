@@ -59,5 +59,7 @@ const builtins: ReadonlySet<string> = new Set<BuiltinPermission>([
 /** Tells whether `value` is a permission: a built-in name or a `custom:` one. Never throws. */
 export function isPermission(value: unknown): value is Permission {
   if (typeof value !== 'string') return false;
-  return builtins.has(value) || (value.startsWith('custom:') && customNamePattern.test(value.slice(7)));
+  return (
+    builtins.has(value) || (value.startsWith('custom:') && customNamePattern.test(value.slice(7)))
+  );
 }

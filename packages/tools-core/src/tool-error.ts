@@ -121,9 +121,9 @@ export class ToolError extends Error {
 
   /** Makes `instanceof` hold across copies of the package; subclasses keep the usual rule. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    if (this !== ToolError) {
-      return Function.prototype[Symbol.hasInstance].call(this, value);
-    }
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof (maybe a subclass).
+    const target: unknown = this;
+    if (target !== ToolError) return Function.prototype[Symbol.hasInstance].call(target, value);
     return ToolError.isInstance(value);
   }
 

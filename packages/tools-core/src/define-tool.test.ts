@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toToolDefinition } from './base-tool.js';
+import { defineTool } from './define-tool.js';
+import { createToolContext } from './tool-context.js';
+import { ToolError } from './tool-error.js';
+
+describe('defineTool', () => {
+  it('makes a tool from a JSON Schema and runs it', async () => {
+    const weather = defineTool({
+      name: 'get_weather',
+      description: 'Current weather for a city',
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string' }, unit: { enum: ['C', 'F'] } },
+        required: ['city'],
+      },
+      requiredPermissions: ['network'],
+      execute: async ({ city, unit }) => ({ city, temperature: 22, unit: unit ?? 'C' }),
+    });
+    expect(weather.requiredPermissions).toEqual(['network']);
+    expect(await weather.execute({ city: 'Oslo' }, createToolContext())).toEqual({
+      city: 'Oslo',
+      temperature: 22,
+      unit: 'C',
+    });
+    expect(toToolDefinition(weather)).toEqual({
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        description: 'Current weather for a city',
+        parameters: weather.parameters,
+      },
+    });
+  });
+
+  it('accepts a zod 4 schema: JSON Schema for the model, parsing for execute', async () => {
+    const tool = defineTool({
+      name: 'add',
+      description: 'Adds',
+      parameters: z.object({ a: z.number(), b: z.number().default(1) }),
+      execute: ({ a, b }) => a + b,
+    });
+    expect(tool.parameters).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number', default: 1 } },
+      required: ['a'],
+    });
+    expect(tool.parameters.$schema).toBeUndefined();
+    expect(await tool.execute({ a: 2, b: 1 }, createToolContext())).toBe(3);
+    expect(await tool.execute({ a: 2 } as { a: number; b: number }, createToolContext())).toBe(3);
+    const failure = await tool
+      .execute({ a: 'two' } as unknown as { a: number; b: number }, createToolContext())
+      .catch((error: unknown) => error);
+    expect(ToolError.isInstance(failure)).toBe(true);
+    expect((failure as ToolError).code).toBe('invalid_arguments');
+    expect((failure as ToolError).message).toMatch(/^Invalid arguments for tool 'add': a: /);
+  });
+
+  it('refuses bad names and schemas that are not objects', () => {
+    const base = { description: 'd', execute: () => null };
+    expect(() =>
+      defineTool({ ...base, name: 'has space', parameters: { type: 'object' } }),
+    ).toThrow(/tool name "has space" is invalid/);
+    expect(() =>
+      defineTool({ ...base, name: 'x'.repeat(65), parameters: { type: 'object' } }),
+    ).toThrow(TypeError);
+    expect(() => defineTool({ ...base, name: 'str', parameters: z.string() })).toThrow(
+      /must describe an object/,
+    );
+  });
+
+  it('turns a synchronous throw of execute into a rejected promise', async () => {
+    const tool = defineTool({
+      name: 'boom',
+      description: 'fails',
+      parameters: { type: 'object' },
+      execute: () => {
+        throw new Error('nope');
+      },
+    });
+    await expect(tool.execute({}, createToolContext())).rejects.toThrow('nope');
+  });
+});

@@ -1,0 +1,2 @@
+export type { PermissionConfig } from './permission-checker.js';
+export { defaultPermissionConfig, PermissionChecker } from './permission-checker.js';
