@@ -309,6 +309,41 @@ describe('ToolRegistry: invoke', () => {
     expect(perCall.message).toContain('within 10 ms');
   });
 
+  it('gives a tool that reads its signal only after the timeout an aborted signal', async () => {
+    let seen: AbortSignal | undefined;
+    const late = defineTool({
+      name: 'late',
+      description: 'looks at the signal late',
+      parameters: { type: 'object' },
+      execute: async (_args, context) => {
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        seen = context.signal;
+        return null;
+      },
+    });
+    const registry = new ToolRegistry({ timeoutMs: 10 }).register(late);
+    expect(errorOf(await registry.invoke('late', {})).code).toBe('timeout');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(seen?.aborted).toBe(true);
+    expect(ToolError.isInstance(seen?.reason) && seen?.reason.code).toBe('timeout');
+  });
+
+  it('passes context fields it does not know through to the tool', async () => {
+    let extra: unknown;
+    const reader = defineTool({
+      name: 'reader',
+      description: 'd',
+      parameters: { type: 'object' },
+      execute: (_args, context) => {
+        extra = (context as unknown as { tenant?: string }).tenant;
+        return null;
+      },
+    });
+    const registry = new ToolRegistry().register(reader);
+    await registry.invoke('reader', {}, { context: { tenant: 'acme' } as never });
+    expect(extra).toBe('acme');
+  });
+
   it('times out a tool that ignores its signal, without waiting for it', async () => {
     const stubborn = defineTool({
       name: 'stubborn',

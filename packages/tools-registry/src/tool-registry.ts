@@ -10,6 +10,7 @@ import {
   type ToolProgress,
 } from '@agcore/tools-core';
 import type { PermissionChecker } from '@agcore/tools-permission';
+import { type Deadline, scheduleDeadline } from './deadline-queue.js';
 import { type ArgumentValidator, compileValidator } from './schema-validator.js';
 import type { ToolEntry, ToolMeta, ToolStats } from './tool-entry.js';
 import type { ToolInvocation, ToolOutput } from './tool-invocation.js';
@@ -377,48 +378,95 @@ interface ExecuteRequest {
   readonly progress: ((update: ToolProgress) => void) | undefined;
 }
 
-function execute(
-  tool: BaseTool<unknown>,
-  args: unknown,
-  request: ExecuteRequest,
-): Promise<Outcome> {
-  const { timeoutMs, callerSignal, context: partial, callId } = request;
+const knownContextKeys: ReadonlySet<string> = new Set([
+  'sessionId',
+  'traceId',
+  'signal',
+  'toolCallId',
+  'progress',
+]);
+
+/**
+ * The `ToolContext` of one call. Its `signal` and `traceId` are made on first use: creating an
+ * AbortSignal costs microseconds on Node (more than the rest of `invoke`) and most tools never
+ * read it. Read them as properties; spreading the object (`{ ...context }`) copies only the
+ * data fields, so pass the context itself (or `createToolContext(context)`) to derive one.
+ */
+class CallContext implements ToolContext {
+  readonly sessionId: string;
+  readonly toolCallId: string | undefined;
+  readonly progress: ((update: ToolProgress) => void) | undefined;
+  #controller: AbortController | undefined;
+  #abortReason: ToolError | undefined;
+  #traceId: string | undefined;
+
+  constructor(partial: Partial<ToolContext> | undefined, request: ExecuteRequest) {
+    this.sessionId = partial?.sessionId ?? request.sessionId;
+    this.toolCallId = request.callId;
+    this.progress = request.progress;
+    this.#traceId = partial?.traceId;
+    if (partial !== undefined) {
+      // Fields added to ToolContext later pass through untouched.
+      for (const key of Object.keys(partial)) {
+        if (!knownContextKeys.has(key)) {
+          Object.defineProperty(this, key, {
+            value: (partial as Record<string, unknown>)[key],
+            enumerable: true,
+          });
+        }
+      }
+    }
+  }
+
+  get traceId(): string {
+    this.#traceId ??= globalThis.crypto.randomUUID();
+    return this.#traceId;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#abortReason !== undefined) this.#controller.abort(this.#abortReason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: ToolError): void {
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+function execute(tool: BaseTool<unknown>, args: unknown, request: ExecuteRequest): Promise<Outcome> {
+  const { timeoutMs, callerSignal } = request;
   const name = tool.name;
   if (callerSignal?.aborted) return Promise.resolve({ error: cancelled(name, callerSignal) });
-  const controller = new AbortController();
-  const context: ToolContext = {
-    ...partial,
-    sessionId: partial?.sessionId ?? request.sessionId,
-    traceId: partial?.traceId ?? globalThis.crypto.randomUUID(),
-    signal: controller.signal,
-    toolCallId: callId,
-    progress: request.progress,
-  };
+  const context = new CallContext(request.context, request);
   return new Promise<Outcome>((resolve) => {
     let settled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = (): void => {
-      const error = cancelled(name, callerSignal);
-      controller.abort(error);
-      settle({ error });
-    };
+    let deadline: Deadline | undefined;
     const settle = (outcome: Outcome): void => {
       if (settled) return;
       settled = true;
-      if (timer !== undefined) clearTimeout(timer);
+      deadline?.cancel();
       callerSignal?.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
+    const abort = (error: ToolError): void => {
+      context.abort(error);
+      settle({ error });
+    };
+    const onAbort = (): void => abort(cancelled(name, callerSignal));
     if (timeoutMs > 0 && timeoutMs !== Number.POSITIVE_INFINITY) {
-      timer = setTimeout(() => {
-        const error = new ToolError(
-          'timeout',
-          `Tool '${name}' did not finish within ${timeoutMs} ms and was aborted. Raise the timeout (timeoutMs) or make the tool faster.`,
-          { toolName: name },
-        );
-        controller.abort(error);
-        settle({ error });
-      }, timeoutMs);
+      deadline = scheduleDeadline(timeoutMs, () =>
+        abort(
+          new ToolError(
+            'timeout',
+            `Tool '${name}' did not finish within ${timeoutMs} ms and was aborted. Raise the timeout (timeoutMs) or make the tool faster.`,
+            { toolName: name },
+          ),
+        ),
+      );
     }
     callerSignal?.addEventListener('abort', onAbort, { once: true });
     let pending: unknown;
@@ -428,10 +476,7 @@ function execute(
       settle({ error: ToolError.from(error, name) });
       return;
     }
-    if (
-      pending instanceof Promise ||
-      typeof (pending as PromiseLike<unknown>)?.then === 'function'
-    ) {
+    if (typeof (pending as PromiseLike<unknown> | undefined)?.then === 'function') {
       (pending as PromiseLike<unknown>).then(
         (value) => settle({ value }),
         (error: unknown) => settle({ error: ToolError.from(error, name) }),

@@ -1,0 +1,107 @@
+// Benchmarks of @agcore/tools-registry, measured against baselines run in the same process.
+// Run: pnpm bench (builds first). Prints a table; targets from the issue are shown beside.
+import { createToolContext, defineTool, Permission } from '@agcore/tools-core';
+import { PermissionChecker } from '@agcore/tools-permission';
+import { ToolRegistry } from '@agcore/tools-registry';
+
+const rounds = 7;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function nsPerCall(iterations, body) {
+  const samples = [];
+  for (let round = 0; round < rounds; round++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < iterations; i++) await body(i);
+    samples.push(Number(process.hrtime.bigint() - start) / iterations);
+  }
+  return median(samples);
+}
+
+const trivial = defineTool({
+  name: 'add',
+  description: 'Adds two numbers',
+  parameters: {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  },
+  requiredPermissions: [Permission.Read],
+  execute: async ({ a, b }) => a + b,
+});
+const registry = new ToolRegistry().withPermissionChecker(new PermissionChecker()).register(trivial);
+const args = { a: 1, b: 2 };
+const context = createToolContext();
+
+// Check the path really validates and checks permissions before timing it.
+const check = await registry.invoke('add', { a: 1 });
+if (check.output.ok || check.output.error.code !== 'invalid_arguments') {
+  throw new Error('benchmark set-up: validation is not running');
+}
+
+const iterations = 200_000;
+await nsPerCall(20_000, () => trivial.execute(args, context));
+await nsPerCall(20_000, () => registry.invoke('add', args));
+// Interleave baseline and subject so drift hits both.
+const direct = [];
+const invoke = [];
+for (let i = 0; i < 3; i++) {
+  direct.push(await nsPerCall(iterations, () => trivial.execute(args, context)));
+  invoke.push(await nsPerCall(iterations, () => registry.invoke('add', args)));
+}
+const directNs = median(direct);
+const invokeNs = median(invoke);
+
+const waitMs = 20;
+const sleeper = (name) =>
+  defineTool({
+    name,
+    description: `waits ${waitMs} ms`,
+    parameters: { type: 'object' },
+    execute: (_args, { signal }) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve(name), waitMs);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        });
+      }),
+  });
+const batchRegistry = new ToolRegistry();
+for (let i = 0; i < 100; i++) batchRegistry.register(sleeper(`wait_${i}`));
+const calls = Array.from({ length: 100 }, (_, i) => ({ name: `wait_${i}`, args: {}, callId: `c${i}` }));
+async function timeMs(body) {
+  const start = performance.now();
+  await body();
+  return performance.now() - start;
+}
+await batchRegistry.invokeAll(calls);
+const single = [];
+const batch = [];
+for (let round = 0; round < rounds; round++) {
+  single.push(await timeMs(() => batchRegistry.invoke('wait_0', {})));
+  batch.push(await timeMs(() => batchRegistry.invokeAll(calls)));
+}
+const singleMs = median(single);
+const batchMs = median(batch);
+
+const rows = [
+  ['execute() directly (baseline)', `${directNs.toFixed(0)} ns/call`, '', ''],
+  [
+    'invoke(): lookup + permission + schema + timeout',
+    `${invokeNs.toFixed(0)} ns/call`,
+    `+${((invokeNs - directNs) / 1000).toFixed(2)} µs, ${(invokeNs / directNs).toFixed(2)}x`,
+    '<= +2 µs',
+  ],
+  ['one tool waiting 20 ms (baseline)', `${singleMs.toFixed(1)} ms`, '', ''],
+  ['invokeAll of 100 such tools', `${batchMs.toFixed(1)} ms`, `${(batchMs / singleMs).toFixed(2)}x`, '<= 1.2x'],
+];
+const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column].length), 8));
+const line = (row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ');
+process.stdout.write(`@agcore/tools-registry bench (node ${process.version}, median of ${rounds} rounds)\n`);
+process.stdout.write(`${line(['case', 'time', 'overhead', 'target'])}\n`);
+for (const row of rows) process.stdout.write(`${line(row)}\n`);
