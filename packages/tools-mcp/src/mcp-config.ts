@@ -1,0 +1,180 @@
+import type { Permission } from '@agcore/tools-core';
+import { isPermission } from '@agcore/tools-core';
+import { McpToolError } from './mcp-tool-error.js';
+import type { McpPermissionOverrides } from './tool-permissions.js';
+import type { McpTransportConfig } from './transport-config.js';
+
+/** One server of an `mcpServers` file, after checking. */
+export interface McpServerEntry {
+  /** The key in `mcpServers`. */
+  readonly name: string;
+  /** How to reach it. */
+  readonly transport: McpTransportConfig;
+  /** Per-server request time limit, from `timeoutMs` or `timeout` (ms), when given. */
+  readonly timeoutMs?: number;
+  /** Permission overrides from the entry's `permissions`, when given. */
+  readonly permissions?: McpPermissionOverrides;
+  /** Tool filter from `allowedTools` / `blockedTools` (or `includeTools` / `excludeTools`). */
+  readonly allow?: readonly string[];
+  /** Tools to hide. */
+  readonly block?: readonly string[];
+}
+
+/**
+ * Reads the standard `mcpServers` JSON of Claude Desktop, Cursor and VS Code:
+ * `{ "mcpServers": { name: { command, args?, env?, cwd? } | { url, headers?, type? } } }` (VS
+ * Code's `servers` key is accepted too). Entries with `"disabled": true` are skipped.
+ * `${env:NAME}` and `${NAME}` in `env`, `args`, `url` and `headers` are replaced by the host's
+ * environment variable, since a server receives none of the host's variables otherwise.
+ *
+ * @throws {McpToolError} `mcp_error` naming the server and field when the JSON is not such a
+ *   file, an entry has neither `command` nor `url`, or a referenced variable is not set.
+ */
+export function parseMcpServersConfig(
+  config: unknown,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): McpServerEntry[] {
+  const root = asRecord(config, 'the configuration', '(config)');
+  const servers = root.mcpServers ?? root.servers;
+  const table = asRecord(servers, "'mcpServers'", '(config)');
+  const entries: McpServerEntry[] = [];
+  for (const [name, raw] of Object.entries(table)) {
+    const entry = asRecord(raw, `server '${name}'`, name);
+    if (entry.disabled === true) continue;
+    const expand = (value: string, field: string): string =>
+      expandVariables(value, environment, name, field);
+    let transport: McpTransportConfig;
+    if (typeof entry.command === 'string') {
+      const args = optionalStrings(entry.args, name, 'args').map((arg) => expand(arg, 'args'));
+      const env = optionalStringRecord(entry.env, name, 'env');
+      transport = {
+        type: 'stdio',
+        command: expand(entry.command, 'command'),
+        args,
+        ...(env === undefined
+          ? {}
+          : { env: mapValues(env, (value, key) => expand(value, `env.${key}`)) }),
+        ...(typeof entry.cwd === 'string' ? { cwd: expand(entry.cwd, 'cwd') } : {}),
+      };
+    } else if (typeof entry.url === 'string') {
+      const headers = optionalStringRecord(entry.headers, name, 'headers');
+      const expandedHeaders =
+        headers === undefined
+          ? undefined
+          : mapValues(headers, (value, key) => expand(value, `headers.${key}`));
+      const url = expand(entry.url, 'url');
+      transport =
+        entry.type === 'sse'
+          ? {
+              type: 'sse',
+              url,
+              ...(expandedHeaders === undefined ? {} : { headers: expandedHeaders }),
+            }
+          : {
+              type: 'streamable-http',
+              url,
+              ...(expandedHeaders === undefined ? {} : { headers: expandedHeaders }),
+            };
+    } else {
+      throw configError(name, `needs either "command" (a local server) or "url" (a remote one)`);
+    }
+    const timeout = entry.timeoutMs ?? entry.timeout;
+    if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) {
+      throw configError(name, '"timeoutMs" must be a positive number of milliseconds');
+    }
+    const permissions = parsePermissions(entry.permissions, name);
+    const allow = entry.allowedTools ?? entry.includeTools;
+    const block = entry.blockedTools ?? entry.excludeTools;
+    entries.push({
+      name,
+      transport,
+      ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+      ...(permissions === undefined ? {} : { permissions }),
+      ...(allow === undefined ? {} : { allow: optionalStrings(allow, name, 'allowedTools') }),
+      ...(block === undefined ? {} : { block: optionalStrings(block, name, 'blockedTools') }),
+    });
+  }
+  return entries;
+}
+
+function parsePermissions(value: unknown, name: string): McpPermissionOverrides | undefined {
+  if (value === undefined) return undefined;
+  const list = (items: unknown, field: string): Permission[] => {
+    if (!Array.isArray(items) || !items.every(isPermission)) {
+      throw configError(
+        name,
+        `"${field}" must list permissions such as "read", "write" or "custom:name"`,
+      );
+    }
+    return items;
+  };
+  if (Array.isArray(value)) return list(value, 'permissions');
+  const record = asRecord(value, `"permissions" of server '${name}'`, name);
+  const result: Record<string, readonly Permission[]> = {};
+  for (const [tool, items] of Object.entries(record))
+    result[tool] = list(items, `permissions.${tool}`);
+  return result;
+}
+
+function expandVariables(
+  value: string,
+  environment: Readonly<Record<string, string | undefined>>,
+  server: string,
+  field: string,
+): string {
+  return value.replace(
+    /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_match, variable: string, fallback: string | undefined) => {
+      const found = environment[variable];
+      if (found !== undefined) return found;
+      if (fallback !== undefined) return fallback;
+      throw configError(
+        server,
+        `"${field}" refers to the environment variable ${variable}, which is not set`,
+      );
+    },
+  );
+}
+
+function asRecord(value: unknown, what: string, server: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw configError(server, `${what} must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function optionalStrings(value: unknown, server: string, field: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw configError(server, `"${field}" must be an array of strings`);
+  }
+  return value;
+}
+
+function optionalStringRecord(
+  value: unknown,
+  server: string,
+  field: string,
+): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  const record = asRecord(value, `"${field}"`, server);
+  for (const [key, item] of Object.entries(record)) {
+    if (typeof item !== 'string') throw configError(server, `"${field}.${key}" must be a string`);
+  }
+  return record as Record<string, string>;
+}
+
+function mapValues(
+  record: Record<string, string>,
+  map: (value: string, key: string) => string,
+): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(record)) result[key] = map(value, key);
+  return result;
+}
+
+function configError(server: string, message: string): McpToolError {
+  return new McpToolError('mcp_error', `MCP configuration, server '${server}': ${message}.`, {
+    serverName: server,
+  });
+}

@@ -1,0 +1,57 @@
+import { ToolError, type ToolErrorCode } from '@agcore/tools-core';
+
+/** The codes an MCP client failure can carry. */
+export type McpErrorCode = Extract<
+  ToolErrorCode,
+  | 'mcp_error'
+  | 'mcp_not_initialized'
+  | 'mcp_timeout'
+  | 'cancelled'
+  | 'execution_failed'
+  | 'invalid_arguments'
+>;
+
+/** Options of the `McpToolError` constructor. */
+export interface McpToolErrorOptions {
+  /** The MCP server the error is about (the name given to `McpClient`). */
+  readonly serverName: string;
+  /** The tool the error is about, when there is one. */
+  readonly toolName?: string;
+  /** The server process's exit code, when it exited. */
+  readonly exitCode?: number | null;
+  /** The signal that ended the server process, when one did. */
+  readonly signal?: string | null;
+  /** The last lines the server process wrote to stderr (bounded), when there are any. */
+  readonly stderr?: string;
+  /** The underlying error. */
+  readonly cause?: unknown;
+}
+
+/**
+ * A `ToolError` raised by the MCP client, with the server it is about and, for a process that
+ * died, its exit code, signal and the tail of its stderr. `ToolError.isInstance` and
+ * `instanceof ToolError` hold for it, so a registry keeps its code.
+ */
+export class McpToolError extends ToolError {
+  /** The MCP server the error is about. */
+  readonly serverName: string;
+  /** The server process's exit code, when it exited (`null` when a signal ended it). */
+  readonly exitCode?: number | null;
+  /** The signal that ended the server process, when one did. */
+  readonly signal?: string | null;
+  /** The tail of the server's stderr, when it wrote any. */
+  readonly stderr?: string;
+
+  /** Makes an error; the message should name the server and say what to do. */
+  constructor(code: McpErrorCode, message: string, options: McpToolErrorOptions) {
+    super(code, message, {
+      ...(options.toolName === undefined ? {} : { toolName: options.toolName }),
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+    });
+    this.name = 'ToolError';
+    this.serverName = options.serverName;
+    if (options.exitCode !== undefined) this.exitCode = options.exitCode;
+    if (options.signal !== undefined) this.signal = options.signal;
+    if (options.stderr !== undefined && options.stderr !== '') this.stderr = options.stderr;
+  }
+}

@@ -1,0 +1,138 @@
+import type {
+  BaseTool,
+  JsonObject,
+  JsonSchema,
+  JsonValue,
+  Permission,
+  ToolContext,
+} from '@agcore/tools-core';
+import type { McpCallOptions, McpClient, McpToolInfo } from './mcp-client.js';
+import { McpToolError } from './mcp-tool-error.js';
+import { exposedToolName } from './tool-names.js';
+import {
+  type McpPermissionOverrides,
+  type McpToolAnnotations,
+  resolvePermissions,
+} from './tool-permissions.js';
+
+/** Chooses tools by MCP name: exact strings or regular expressions. */
+export interface McpToolFilter {
+  /** Only these tools (default: all). */
+  readonly allow?: readonly (string | RegExp)[];
+  /** Never these tools (applied after `allow`). */
+  readonly block?: readonly (string | RegExp)[];
+}
+
+/** Options of `McpClient.tools()`. */
+export interface McpToolsOptions {
+  /**
+   * Prefix tool names: `true` uses the server name (`server__tool`), a string uses itself,
+   * `false` (the default) leaves names as the server gives them (sanitised).
+   */
+  readonly prefix?: boolean | string;
+  /** Permissions instead of the derived ones: one list for all, or per MCP tool name. */
+  readonly permissions?: McpPermissionOverrides;
+  /** Which tools to expose. */
+  readonly filter?: McpToolFilter;
+}
+
+/** A `BaseTool` backed by a tool of an MCP server. */
+export interface McpTool extends BaseTool<JsonObject, JsonValue> {
+  /** The tool's name on the server, used for the call. */
+  readonly mcpName: string;
+  /** The server it belongs to. */
+  readonly serverName: string;
+  /** The server's behaviour hints, as given. */
+  readonly annotations?: McpToolAnnotations;
+  /** The permissions the tool requires (derived or configured); never empty. */
+  readonly requiredPermissions: readonly Permission[];
+}
+
+/** Tells whether `name` passes `filter`. Never throws. */
+export function toolPassesFilter(name: string, filter: McpToolFilter | undefined): boolean {
+  if (filter === undefined) return true;
+  const matches = (pattern: string | RegExp): boolean =>
+    typeof pattern === 'string' ? pattern === name : pattern.test(name);
+  if (filter.allow !== undefined && !filter.allow.some(matches)) return false;
+  if (filter.block?.some(matches) === true) return false;
+  return true;
+}
+
+/**
+ * Makes `McpTool`s for `infos`, all calling through `client`.
+ *
+ * @throws {McpToolError} `mcp_error` when two tools get the same name after sanitising (both
+ *   MCP names are in the message: block one with `filter` or use another prefix).
+ */
+export function createMcpTools(
+  client: McpClient,
+  infos: readonly McpToolInfo[],
+  options: McpToolsOptions = {},
+): McpTool[] {
+  const prefix =
+    options.prefix === true
+      ? client.serverName
+      : typeof options.prefix === 'string'
+        ? options.prefix
+        : undefined;
+  const byName = new Map<string, string>();
+  const tools: McpTool[] = [];
+  for (const info of infos) {
+    if (!toolPassesFilter(info.name, options.filter)) continue;
+    const name = exposedToolName(info.name, prefix);
+    const previous = byName.get(name);
+    if (previous !== undefined) {
+      throw new McpToolError(
+        'mcp_error',
+        `MCP server '${client.serverName}': tools '${previous}' and '${info.name}' both become '${name}' after sanitising to [a-zA-Z0-9_-]. Block one with the tool filter or choose another prefix.`,
+        { serverName: client.serverName, toolName: info.name },
+      );
+    }
+    byName.set(name, info.name);
+    tools.push(
+      makeTool(
+        client,
+        info,
+        name,
+        resolvePermissions(info.name, info.annotations, options.permissions),
+      ),
+    );
+  }
+  return tools;
+}
+
+function makeTool(
+  client: McpClient,
+  info: McpToolInfo,
+  name: string,
+  permissions: Permission[],
+): McpTool {
+  const mcpName = info.name;
+  const parameters: JsonSchema = normaliseSchema(info.inputSchema);
+  return Object.freeze({
+    name,
+    mcpName,
+    serverName: client.serverName,
+    description:
+      info.description ?? info.title ?? `MCP tool '${mcpName}' of server '${client.serverName}'.`,
+    parameters,
+    requiredPermissions: Object.freeze(permissions),
+    ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
+    async execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
+      const options: McpCallOptions =
+        context.progress === undefined
+          ? { signal: context.signal }
+          : { signal: context.signal, onProgress: context.progress };
+      const result = await client.callTool(mcpName, args ?? {}, options);
+      return result.value;
+    },
+  });
+}
+
+/** Chat Completions wants an object schema with `properties`; MCP servers sometimes omit it. */
+function normaliseSchema(schema: JsonSchema): JsonSchema {
+  if (schema.type === 'object' && schema.properties === undefined) {
+    return { ...schema, properties: {} };
+  }
+  return schema;
+}

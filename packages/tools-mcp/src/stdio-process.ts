@@ -1,0 +1,110 @@
+import type { ChildProcess } from 'node:child_process';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { McpStdioTransportConfig } from './transport-config.js';
+
+/** How the server process ended. */
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/**
+ * The SDK's `StdioClientTransport`, with the child process exposed after `start()` so that the
+ * client can report its exit code and signal, notice a death at once, and stop it faster than
+ * the SDK's own 4 s sequence. The SDK keeps the child in a private field (`_process`, 1.32);
+ * `child` is `undefined` if a later SDK renames it, and then only the exit details are lost.
+ */
+export class ObservedStdioTransport extends StdioClientTransport {
+  /** The running child, once started. */
+  child: ChildProcess | undefined;
+  /** Set when the child has exited. */
+  exit: ProcessExit | undefined;
+  private exitListener: ((exit: ProcessExit) => void) | undefined;
+
+  constructor(config: McpStdioTransportConfig, maxMessageBytes: number) {
+    super({
+      command: config.command,
+      args: [...(config.args ?? [])],
+      ...(config.env === undefined ? {} : { env: { ...config.env } }),
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+      stderr: 'pipe',
+      maxBufferSize: maxMessageBytes,
+    });
+  }
+
+  /** Called once when the child exits (before its pipes close). */
+  onExit(listener: (exit: ProcessExit) => void): void {
+    this.exitListener = listener;
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    const child = (this as unknown as { _process?: unknown })._process;
+    if (!isChildProcess(child)) return;
+    this.child = child;
+    child.once('exit', (code, signal) => {
+      this.exit = { code, signal };
+      this.exitListener?.(this.exit);
+      // A grandchild holding stdout open would keep 'close' (and so the SDK's onclose) from
+      // firing: destroy our ends of the pipes so pending calls fail now.
+      setTimeout(() => {
+        if (child.stdout !== null && !child.stdout.destroyed) child.stdout.destroy();
+        if (child.stdin !== null && !child.stdin.destroyed) child.stdin.destroy();
+        if (child.stderr !== null && !child.stderr.destroyed) child.stderr.destroy();
+      }, 300).unref();
+    });
+  }
+
+  /**
+   * Stops the child as the MCP spec asks (close stdin, then SIGTERM, then SIGKILL), waiting at
+   * most `graceMs` at each step, then lets the SDK clean up. Never throws.
+   */
+  async stop(graceMs: number): Promise<void> {
+    const child = this.child;
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      try {
+        child.stdin?.end();
+      } catch {
+        // The pipe may already be broken; the signals below still stop the child.
+      }
+      const steps: (NodeJS.Signals | undefined)[] = [undefined, 'SIGTERM', 'SIGKILL'];
+      for (const signal of steps) {
+        if (signal !== undefined) {
+          try {
+            child.kill(signal);
+          } catch {
+            // Already gone.
+          }
+        }
+        if (await settlesWithin(exited, graceMs)) break;
+      }
+    }
+    try {
+      await this.close();
+    } catch {
+      // Closing a dead transport cannot fail in a way the caller could act on.
+    }
+  }
+}
+
+function isChildProcess(value: unknown): value is ChildProcess {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ChildProcess).once === 'function' &&
+    typeof (value as ChildProcess).kill === 'function'
+  );
+}
+
+async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,38 @@
+// The client executable for @modelcontextprotocol/conformance: the server URL is the last
+// argument, the scenario is in MCP_CONFORMANCE_SCENARIO. Plain JavaScript on the built package,
+// so that the suite's many parallel clients start fast (sse-retry measures reconnect timing).
+import { McpClient } from '../../dist/index.js';
+
+const url = process.argv[process.argv.length - 1] ?? '';
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+
+const client = new McpClient(
+  'conformance',
+  { type: 'streamable-http', url, fallbackToSse: false },
+  {
+    timeoutMs: 20_000,
+    // Accept with no fields: the client fills in the schema's defaults (SEP-1034).
+    onElicitation: async () => ({ action: 'accept', content: {} }),
+  },
+);
+
+try {
+  await client.connect();
+  const tools = await client.listTools();
+  if (scenario === 'tools_call') {
+    await client.callTool('add_numbers', { a: 5, b: 3 });
+  } else if (scenario.startsWith('elicitation')) {
+    await client.callTool('test_client_elicitation_defaults', {});
+  } else if (scenario === 'sse-retry') {
+    await client.callTool('test_reconnection', {});
+  } else {
+    const first = tools[0];
+    if (first !== undefined && scenario !== 'initialize') await client.callTool(first.name, {});
+  }
+  await client.close();
+  process.exitCode = 0;
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  await client.close();
+  process.exitCode = 1;
+}

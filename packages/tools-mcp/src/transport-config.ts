@@ -1,0 +1,66 @@
+/** Starts a local MCP server as a child process and talks to it over stdin/stdout. Node only. */
+export interface McpStdioTransportConfig {
+  readonly type: 'stdio';
+  /** The program to run (looked up on PATH). */
+  readonly command: string;
+  /** Its arguments. */
+  readonly args?: readonly string[];
+  /**
+   * Variables added to the SDK's safe default environment (HOME, LOGNAME, PATH, SHELL, TERM,
+   * USER). Nothing else of the host's environment reaches the server: pass API keys here.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The working directory of the server (default: the host's). */
+  readonly cwd?: string;
+}
+
+/**
+ * Talks to a remote MCP server over Streamable HTTP. When the server answers the first POST
+ * with 400, 404 or 405 (an old server that only speaks HTTP+SSE), the client falls back to the
+ * deprecated HTTP+SSE transport unless `fallbackToSse` is false.
+ */
+export interface McpHttpTransportConfig {
+  readonly type: 'streamable-http';
+  /** The MCP endpoint, such as `http://127.0.0.1:3001/mcp`. */
+  readonly url: string | URL;
+  /** Headers sent with every request (tokens, say). Never written to errors or logs. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Fall back to HTTP+SSE for a server that refuses Streamable HTTP (default true). */
+  readonly fallbackToSse?: boolean;
+}
+
+/** Talks to a remote MCP server over the deprecated HTTP+SSE transport (the `/sse` endpoint). */
+export interface McpSseTransportConfig {
+  readonly type: 'sse';
+  /** The SSE endpoint, such as `http://127.0.0.1:3001/sse`. */
+  readonly url: string | URL;
+  /** Headers sent with every request. Never written to errors or logs. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** How `McpClient` reaches its server. */
+export type McpTransportConfig =
+  | McpStdioTransportConfig
+  | McpHttpTransportConfig
+  | McpSseTransportConfig;
+
+/**
+ * A URL as safe to print: no user name, password, query or fragment (they may hold tokens).
+ * Never throws.
+ */
+export function redactUrl(url: string | URL): string {
+  try {
+    const parsed = new URL(String(url));
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** Describes a transport for messages: the command for stdio, the redacted URL for HTTP. */
+export function describeTransport(transport: McpTransportConfig): string {
+  if (transport.type === 'stdio') {
+    return [transport.command, ...(transport.args ?? [])].join(' ');
+  }
+  return redactUrl(transport.url);
+}
