@@ -1,0 +1,80 @@
+import type { JsonValue, ToolDefinition } from '@agcore/tools-core';
+import type { AssistantMessage, ChatMessage } from './messages.js';
+import type { AssistantTextDeltaEvent, ToolCallDeltaEvent } from './stream-events.js';
+
+/**
+ * Why the model stopped, as the Chat Completions API says it (`stop`, `length`, `tool_calls`,
+ * `content_filter`, ...). Servers that send none give `unknown`.
+ */
+export type FinishReason =
+  | 'stop'
+  | 'length'
+  | 'tool_calls'
+  | 'content_filter'
+  | 'unknown'
+  | (string & {});
+
+/** Token use of one request (or, from `LlmCycle.usage()`, of many). */
+export interface Usage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+}
+
+/** One request to a chat model. */
+export interface ChatRequest {
+  /** The model name, e.g. `gpt-4o-mini` or `qwen2.5:7b`. */
+  readonly model: string;
+  /** The conversation, sent as is. */
+  readonly messages: readonly ChatMessage[];
+  /** Tool definitions; omitted from the wire request when empty. */
+  readonly tools?: readonly ToolDefinition[];
+  /** Extra body fields sent as they are (temperature, max_tokens, tool_choice, seed, ...). */
+  readonly parameters?: Readonly<Record<string, JsonValue>>;
+}
+
+/** Options of one provider call. */
+export interface ChatCallOptions {
+  /** Aborts the request (and a stream being read). */
+  readonly signal?: AbortSignal;
+}
+
+/** A complete answer of the model. */
+export interface ChatResponse {
+  /** The server's id of the completion (`chatcmpl-...`), or `''` when it sent none. */
+  readonly id: string;
+  /** The model that answered, as the server names it. */
+  readonly model: string;
+  /** The assistant message, in the wire shape. */
+  readonly message: AssistantMessage;
+  /** Why the model stopped. */
+  readonly finishReason: FinishReason;
+  /** Token use, when the server reported it. */
+  readonly usage?: Usage;
+}
+
+/**
+ * A normalized piece of a streamed answer. The deltas are the very `StreamEvent`s the cycle
+ * yields, so passing them on costs nothing:
+ *
+ * - `assistant_text_delta`: a piece of the assistant's text.
+ * - `tool_call_delta`: a piece of tool call `index` (`callId` and `toolName` come once, the
+ *   arguments in many pieces; several calls may interleave).
+ * - `response`: the last chunk of every stream: the assembled message, finish reason and usage.
+ */
+export type ChatChunk =
+  | AssistantTextDeltaEvent
+  | ToolCallDeltaEvent
+  | { readonly type: 'response'; readonly response: ChatResponse };
+
+/**
+ * What the cycle needs from a model: one call that returns the whole answer, one that streams
+ * it. Both reject (or throw while iterating) with an `LlmError`; a stream always ends with one
+ * `response` chunk. The cycle knows nothing vendor-specific beyond this.
+ */
+export interface ChatProvider {
+  /** Sends `request` and resolves to the complete answer. @throws {LlmError} */
+  chat(request: ChatRequest, options?: ChatCallOptions): Promise<ChatResponse>;
+  /** Sends `request` and streams the answer; the last chunk is `response`. @throws {LlmError} while iterating */
+  chatStream(request: ChatRequest, options?: ChatCallOptions): AsyncIterable<ChatChunk>;
+}

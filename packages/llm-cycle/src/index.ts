@@ -1,0 +1,51 @@
+export type {
+  ChatCallOptions,
+  ChatChunk,
+  ChatProvider,
+  ChatRequest,
+  ChatResponse,
+  FinishReason,
+  Usage,
+} from './chat-provider.js';
+export type {
+  CompactionInput,
+  CompactionOptions,
+  CompactionStrategy,
+  SummarizeOptions,
+  TokenEstimator,
+} from './compaction.js';
+export {
+  describeBrokenToolPairs,
+  dropOldestExchanges,
+  estimateTokens,
+  groupExchanges,
+  summarizeOldestExchanges,
+} from './compaction.js';
+export type { LlmCycleOptions, SubmitOptions } from './llm-cycle.js';
+export { LlmCycle } from './llm-cycle.js';
+export type { LlmErrorCode, LlmErrorJson, LlmErrorOptions } from './llm-error.js';
+export { isRetryableStatus, LlmError, llmErrorCodes } from './llm-error.js';
+export type {
+  AssistantMessage,
+  ChatMessage,
+  ContentPart,
+  SystemMessage,
+  ToolCall,
+  ToolMessage,
+  UserMessage,
+} from './messages.js';
+export { hasToolCalls, systemMessage, toolMessage, userMessage } from './messages.js';
+export type { OpenAICompatibleProviderOptions } from './openai-compatible-provider.js';
+export { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+export type { RetryDetails, RetryOptions } from './retry.js';
+export type {
+  AssistantTextDeltaEvent,
+  StreamEvent,
+  ToolCallDeltaEvent,
+  ToolExecutionCompletedEvent,
+  ToolExecutionProgressEvent,
+  ToolExecutionStartedEvent,
+  TurnCompleteEvent,
+} from './stream-events.js';
+export type { TruncatedText } from './truncate.js';
+export { truncateUtf8 } from './truncate.js';

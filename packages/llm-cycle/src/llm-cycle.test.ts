@@ -1,0 +1,935 @@
+import { defineTool, type ToolContext, ToolError } from '@agcore/tools-core';
+import { ToolRegistry } from '@agcore/tools-registry';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatResponse } from './chat-provider.js';
+import { describeBrokenToolPairs, summarizeOldestExchanges } from './compaction.js';
+import { LlmCycle, type LlmCycleOptions } from './llm-cycle.js';
+import { LlmError } from './llm-error.js';
+import type { ChatMessage } from './messages.js';
+import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+import type { RetryDetails } from './retry.js';
+import type { StreamEvent } from './stream-events.js';
+import {
+  errorBody,
+  type OpenAIServer,
+  type Reply,
+  startOpenAIServer,
+  textCompletion,
+  textStream,
+  toolCallCompletion,
+  toolCallStream,
+} from './test-support/openai-server.js';
+
+let server: OpenAIServer;
+
+beforeAll(async () => {
+  server = await startOpenAIServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+  expect(server.pending()).toBe(0);
+});
+
+function makeCycle(options: Partial<LlmCycleOptions> = {}): LlmCycle {
+  return new LlmCycle({
+    provider: createOpenAICompatibleProvider({ baseURL: server.baseURL, apiKey: 'sk-test' }),
+    model: 'gpt-4o-mini',
+    systemPrompt: 'You are a helpful assistant.',
+    retry: { initialDelayMs: 1, maxDelayMs: 50 },
+    ...options,
+  });
+}
+
+const contexts: ToolContext[] = [];
+const weather = defineTool({
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
+  execute: async ({ city }, context) => {
+    contexts.push(context);
+    if (city === 'Atlantis') throw new Error('no weather station in Atlantis');
+    return { city, temperature: 22, unit: 'C' };
+  },
+});
+const clock = defineTool({
+  name: 'get_time',
+  description: 'Current time in a time zone',
+  parameters: { type: 'object', properties: { zone: { type: 'string' } } },
+  execute: async ({ zone }) => ({ zone: zone ?? 'UTC', time: '12:00' }),
+});
+const disk = defineTool({
+  name: 'read_file',
+  description: 'Reads a file',
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  execute: async ({ path }): Promise<string> => {
+    throw new ToolError('io', `Disk unavailable while reading ${path}`, { toolName: 'read_file' });
+  },
+});
+const big = defineTool({
+  name: 'big_result',
+  description: 'Returns a large text',
+  parameters: { type: 'object', properties: {} },
+  execute: async () => 'é東🌸'.repeat(5_000),
+});
+
+function registry(): ToolRegistry {
+  return new ToolRegistry().registerAll([weather, clock, disk, big]);
+}
+
+function json(body: unknown): Reply {
+  return { kind: 'json', body };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<LlmError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (LlmError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function collect(
+  stream: AsyncGenerator<StreamEvent, ChatResponse>,
+): Promise<{ events: StreamEvent[]; response: ChatResponse }> {
+  const events: StreamEvent[] = [];
+  for (;;) {
+    const step = await stream.next();
+    if (step.done === true) return { events, response: step.value };
+    events.push(step.value);
+  }
+}
+
+async function streamError(
+  stream: AsyncGenerator<StreamEvent, ChatResponse>,
+  events: StreamEvent[] = [],
+): Promise<LlmError> {
+  try {
+    for await (const event of stream) events.push(event);
+  } catch (error) {
+    if (LlmError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected the stream to throw');
+}
+
+function roles(messages: readonly ChatMessage[]): string[] {
+  return messages.map((message) => message.role);
+}
+
+describe('LlmCycle plain submits', () => {
+  it('submit keeps the history and sums usage over requests', async () => {
+    const cycle = makeCycle();
+    server.reply(json(textCompletion('Hello!', [10, 2])), json(textCompletion('Fine.', [20, 3])));
+    expect((await cycle.submit('Hi')).message.content).toBe('Hello!');
+    await cycle.submit('How are you?');
+    expect(cycle.messages()).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello!' },
+      { role: 'user', content: 'How are you?' },
+      { role: 'assistant', content: 'Fine.' },
+    ]);
+    expect(cycle.usage()).toEqual({ promptTokens: 30, completionTokens: 5, totalTokens: 35 });
+    expect(server.requests[1]?.body.messages).toEqual([
+      { role: 'system', content: 'You are a helpful assistant.' },
+      ...cycle.messages().slice(0, 3),
+    ]);
+    expect(server.requests[1]?.body.tools).toBeUndefined();
+  });
+
+  it('submitMessages appends messages and submitStream streams text', async () => {
+    const cycle = makeCycle({ systemPrompt: undefined });
+    server.reply(json(textCompletion('4')), {
+      kind: 'sse',
+      writes: textStream(['Twenty', '-two'], { usage: [5, 2] }),
+    });
+    await cycle.submitMessages([{ role: 'user', content: '2+2?' }]);
+    const { events, response } = await collect(cycle.submitStream('And 11*2?'));
+    expect(events).toEqual([
+      { type: 'assistant_text_delta', text: 'Twenty' },
+      { type: 'assistant_text_delta', text: '-two' },
+      {
+        type: 'turn_complete',
+        reason: 'stop',
+        usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7 },
+      },
+    ]);
+    expect(response.message.content).toBe('Twenty-two');
+    expect(roles(cycle.messages())).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(server.requests[1]?.body.messages[0]).toEqual({ role: 'user', content: '2+2?' });
+  });
+
+  it('refuses a second submit while one runs (busy) and leaves the first intact', async () => {
+    const cycle = makeCycle();
+    server.reply(json(textCompletion('first')));
+    const first = cycle.submit('one');
+    const error = await rejection(cycle.submit('two'));
+    expect(error.code).toBe('busy');
+    await first;
+    expect(roles(cycle.messages())).toEqual(['user', 'assistant']);
+  });
+});
+
+describe('LlmCycle retries', () => {
+  it('retries 429 honouring Retry-After, then succeeds', async () => {
+    const retries: RetryDetails[] = [];
+    const cycle = makeCycle({
+      retry: { initialDelayMs: 1, onRetry: (details) => retries.push(details) },
+    });
+    server.reply(
+      {
+        kind: 'json',
+        status: 429,
+        headers: { 'retry-after-ms': '30' },
+        body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+      },
+      json(textCompletion('ok')),
+    );
+    expect((await cycle.submit('hi')).message.content).toBe('ok');
+    expect(server.requests).toHaveLength(2);
+    expect(retries.map((retry) => [retry.attempt, retry.delayMs, retry.error.statusCode])).toEqual([
+      [1, 30, 429],
+    ]);
+    expect(roles(cycle.messages())).toEqual(['user', 'assistant']);
+  });
+
+  it('retries 500 twice then succeeds, with growing backoff', async () => {
+    const retries: RetryDetails[] = [];
+    const cycle = makeCycle({
+      retry: { initialDelayMs: 2, jitter: false, onRetry: (details) => retries.push(details) },
+    });
+    const failure: Reply = {
+      kind: 'json',
+      status: 500,
+      body: errorBody(
+        'The server had an error while processing your request.',
+        'server_error',
+        null,
+      ),
+    };
+    server.reply(failure, failure, { kind: 'sse', writes: textStream(['fine']) });
+    const { response } = await collect(cycle.submitStream('hi'));
+    expect(response.message.content).toBe('fine');
+    expect(retries.map((retry) => retry.delayMs)).toEqual([2, 4]);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('gives up after maxRetries and leaves the history as it was', async () => {
+    const cycle = makeCycle({ retry: { maxRetries: 1, initialDelayMs: 1 } });
+    const failure: Reply = {
+      kind: 'json',
+      status: 503,
+      body: errorBody('overloaded', 'server_error', null),
+    };
+    server.reply(failure, failure);
+    const error = await rejection(cycle.submit('hi'));
+    expect([error.code, error.statusCode]).toEqual(['http_error', 503]);
+    expect(cycle.messages()).toEqual([]);
+  });
+
+  it('never retries a 400 and reports the server message', async () => {
+    const cycle = makeCycle();
+    server.reply({
+      kind: 'json',
+      status: 400,
+      body: errorBody(
+        "Invalid value for 'model'",
+        'invalid_request_error',
+        'invalid_value',
+        'model',
+      ),
+    });
+    const error = await rejection(cycle.submit('hi'));
+    expect([error.code, error.statusCode, error.isRetryable]).toEqual(['http_error', 400, false]);
+    expect(error.message).toContain("Invalid value for 'model'");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not retry a stream cut after it yielded events; history unchanged', async () => {
+    const cycle = makeCycle();
+    server.reply({
+      kind: 'sse',
+      writes: textStream(['par', 'tial', 'never']).slice(0, 3),
+      finish: 'cut',
+    });
+    const events: StreamEvent[] = [];
+    const error = await streamError(cycle.submitStreamWithTools('hi', registry()), events);
+    expect(error.code).toBe('network');
+    expect(events).toEqual([
+      { type: 'assistant_text_delta', text: 'par' },
+      { type: 'assistant_text_delta', text: 'tial' },
+    ]);
+    expect(server.requests).toHaveLength(1);
+    expect(cycle.messages()).toEqual([]);
+  });
+
+  it('retries a stream that failed before yielding anything', async () => {
+    const cycle = makeCycle();
+    server.reply(
+      { kind: 'sse', writes: [], finish: 'cut' },
+      { kind: 'sse', writes: textStream(['second try']) },
+    );
+    const { response } = await collect(cycle.submitStreamWithTools('hi', registry()));
+    expect(response.message.content).toBe('second try');
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('LlmCycle.submitWithTools', () => {
+  it('runs one tool turn and leaves the whole trail in messages()', async () => {
+    contexts.length = 0;
+    const cycle = makeCycle({ sessionId: 'session-42' });
+    server.reply(
+      json(
+        toolCallCompletion(
+          [{ id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+          { usage: [50, 10] },
+        ),
+      ),
+      json(textCompletion('It is 22 °C in Paris.', [80, 9])),
+    );
+    const response = await cycle.submitWithTools('Weather in Paris?', registry(), {
+      traceId: 'trace-7',
+    });
+    expect(response.message.content).toBe('It is 22 °C in Paris.');
+    expect(cycle.messages()).toEqual([
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_w1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call_w1',
+        content: '{"city":"Paris","temperature":22,"unit":"C"}',
+      },
+      { role: 'assistant', content: 'It is 22 °C in Paris.' },
+    ]);
+    expect(cycle.usage()).toEqual({ promptTokens: 130, completionTokens: 19, totalTokens: 149 });
+    const second = server.requests[1]?.body;
+    expect(second.messages).toEqual([
+      { role: 'system', content: 'You are a helpful assistant.' },
+      ...cycle.messages().slice(0, 3),
+    ]);
+    expect(second.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual([
+      'get_weather',
+      'get_time',
+      'read_file',
+      'big_result',
+    ]);
+    expect(server.requests[0]?.body.tools).toEqual(second.tools);
+    expect(contexts).toHaveLength(1);
+    expect(contexts[0]).toMatchObject({
+      sessionId: 'session-42',
+      traceId: 'trace-7',
+      toolCallId: 'call_w1',
+    });
+    expect(contexts[0]?.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('runs 2+ turns and parallel calls, tool messages in call order', async () => {
+    let release: (() => void) | undefined;
+    const started = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const order: string[] = [];
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Waits until fast has started (deadlocks if the calls are not parallel)',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        await started;
+        order.push('slow');
+        return 'slow done';
+      },
+    });
+    const fast = defineTool({
+      name: 'fast',
+      description: 'Returns at once',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        release?.();
+        order.push('fast');
+        return 'fast done';
+      },
+    });
+    const tools = new ToolRegistry().registerAll([slow, fast, weather]);
+    const cycle = makeCycle({ toolTimeoutMs: 5_000 });
+    server.reply(
+      json(
+        toolCallCompletion([{ id: 'call_w', name: 'get_weather', arguments: '{"city":"Oslo"}' }]),
+      ),
+      json(
+        toolCallCompletion([
+          { id: 'call_s', name: 'slow', arguments: '{}' },
+          { id: 'call_f', name: 'fast', arguments: '' },
+        ]),
+      ),
+      json(textCompletion('All done')),
+    );
+    await cycle.submitWithTools('go', tools);
+    expect(order).toEqual(['fast', 'slow']);
+    expect(roles(cycle.messages())).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+    ]);
+    expect(cycle.messages().slice(4, 6)).toEqual([
+      { role: 'tool', tool_call_id: 'call_s', content: 'slow done' },
+      { role: 'tool', tool_call_id: 'call_f', content: 'fast done' },
+    ]);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('computes the tool definitions once per loop call, not per turn', async () => {
+    const tools = registry();
+    let calls = 0;
+    const original = tools.definitions.bind(tools);
+    tools.definitions = () => {
+      calls++;
+      return original();
+    };
+    server.reply(
+      json(toolCallCompletion([{ id: 'call_1', name: 'get_time', arguments: '{}' }])),
+      json(toolCallCompletion([{ id: 'call_2', name: 'get_time', arguments: '{}' }])),
+      json(textCompletion('noon')),
+    );
+    await makeCycle().submitWithTools('time?', tools);
+    expect(server.requests).toHaveLength(3);
+    expect(calls).toBe(1);
+  });
+
+  it("executes tool calls even when finish_reason is 'stop'", async () => {
+    const cycle = makeCycle();
+    server.reply(
+      {
+        kind: 'sse',
+        writes: toolCallStream([{ id: 'call_t', name: 'get_time', pieces: ['{"zone":"UTC"}'] }], {
+          finishReason: 'stop',
+        }),
+      },
+      { kind: 'sse', writes: textStream(['noon']) },
+    );
+    const { events } = await collect(cycle.submitStreamWithTools('time?', registry()));
+    expect(
+      events
+        .filter((event) => event.type === 'turn_complete')
+        .map((event) => (event.type === 'turn_complete' ? event.reason : '')),
+    ).toEqual(['tool_calls', 'stop']);
+    expect(cycle.messages()[2]).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_t',
+      content: '{"zone":"UTC","time":"12:00"}',
+    });
+  });
+
+  it('sends invalid JSON and schema mismatches back as invalid_arguments; the model corrects itself', async () => {
+    const cycle = makeCycle();
+    server.reply(
+      json(
+        toolCallCompletion([
+          { id: 'call_bad_json', name: 'get_weather', arguments: '{"city": "Par' },
+          { id: 'call_bad_schema', name: 'get_weather', arguments: '{"town":"Paris"}' },
+        ]),
+      ),
+      json(
+        toolCallCompletion([
+          { id: 'call_good', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        ]),
+      ),
+      json(textCompletion('22 °C')),
+    );
+    await cycle.submitWithTools('weather', registry());
+    const history = cycle.messages();
+    const badJson = history[2];
+    const badSchema = history[3];
+    expect(badJson?.role === 'tool' && badJson.tool_call_id).toBe('call_bad_json');
+    expect(badJson?.content).toMatch(
+      /^Error \[invalid_arguments\]: The arguments of tool 'get_weather' are not valid JSON/,
+    );
+    expect(badSchema?.role === 'tool' && badSchema.tool_call_id).toBe('call_bad_schema');
+    expect(badSchema?.content).toMatch(/^Error \[invalid_arguments\]/);
+    expect(history[5]).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_good',
+      content: '{"city":"Paris","temperature":22,"unit":"C"}',
+    });
+  });
+
+  it('sends a recoverable tool error back and the model recovers', async () => {
+    const cycle = makeCycle();
+    server.reply(
+      json(
+        toolCallCompletion([
+          { id: 'call_1', name: 'get_weather', arguments: '{"city":"Atlantis"}' },
+        ]),
+      ),
+      json(textCompletion('Atlantis has no weather station.')),
+    );
+    const response = await cycle.submitWithTools('Weather in Atlantis?', registry());
+    expect(response.message.content).toBe('Atlantis has no weather station.');
+    expect(cycle.messages()[2]?.content).toContain('Error [execution_failed]');
+    expect(cycle.messages()[2]?.content).toContain('no weather station in Atlantis');
+    expect(server.requests[1]?.body.messages[3].content).toContain(
+      'no weather station in Atlantis',
+    );
+  });
+
+  it('ends the loop on a fatal tool error with the ToolError as cause, history whole', async () => {
+    const cycle = makeCycle();
+    server.reply(
+      json(
+        toolCallCompletion([
+          { id: 'call_ok', name: 'get_weather', arguments: '{"city":"Rome"}' },
+          { id: 'call_io', name: 'read_file', arguments: '{"path":"/etc/hosts"}' },
+        ]),
+      ),
+    );
+    const error = await rejection(cycle.submitWithTools('read it', registry()));
+    expect(error.code).toBe('tool_error');
+    expect(error.toolName).toBe('read_file');
+    expect(ToolError.isInstance(error.cause)).toBe(true);
+    expect((error.cause as ToolError).code).toBe('io');
+    const history = cycle.messages();
+    expect(roles(history)).toEqual(['user', 'assistant', 'tool', 'tool']);
+    expect(describeBrokenToolPairs(history)).toBeUndefined();
+    expect(history[3]?.content).toContain('Error [io]: Disk unavailable');
+    // The conversation can go on.
+    server.reply(json(textCompletion('Sorry, the disk is down.')));
+    await cycle.submit('ok?');
+    expect(server.requests[1]?.body.messages).toHaveLength(6);
+  });
+
+  it('treats an unknown tool as fatal by default and returns it to the model when asked', async () => {
+    server.reply(
+      json(toolCallCompletion([{ id: 'call_x', name: 'launch_rocket', arguments: '{}' }])),
+    );
+    const error = await rejection(makeCycle().submitWithTools('go', registry()));
+    expect([error.code, (error.cause as ToolError).code]).toEqual(['tool_error', 'not_found']);
+
+    const cycle = makeCycle({ onUnknownTool: 'return_to_model' });
+    server.reply(
+      json(toolCallCompletion([{ id: 'call_x', name: 'launch_rocket', arguments: '{}' }])),
+      json(textCompletion('I cannot launch rockets.')),
+    );
+    await cycle.submitWithTools('go', registry());
+    expect(cycle.messages()[2]?.content).toMatch(
+      /^Error \[not_found\].*Available tools: get_weather, get_time, read_file, big_result\./,
+    );
+  });
+
+  it('fails with max_turns_exceeded carrying the last response; history stays', async () => {
+    const cycle = makeCycle({ maxTurns: 2 });
+    server.reply(
+      json(toolCallCompletion([{ id: 'call_1', name: 'get_time', arguments: '{}' }])),
+      json(toolCallCompletion([{ id: 'call_2', name: 'get_time', arguments: '{}' }])),
+    );
+    const error = await rejection(cycle.submitWithTools('loop', registry()));
+    expect(error.code).toBe('max_turns_exceeded');
+    expect(error.response?.message.tool_calls?.[0]?.id).toBe('call_2');
+    expect(roles(cycle.messages())).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('truncates large tool results UTF-8-safely with a marker; the event keeps the full value', async () => {
+    const cycle = makeCycle({ maxToolResultBytes: 1000 });
+    server.reply(
+      {
+        kind: 'sse',
+        writes: toolCallStream([{ id: 'call_big', name: 'big_result', pieces: [''] }]),
+      },
+      { kind: 'sse', writes: textStream(['ok']) },
+    );
+    const { events } = await collect(cycle.submitStreamWithTools('big', registry()));
+    const content = cycle.messages()[2]?.content;
+    if (typeof content !== 'string') throw new Error('no tool message');
+    expect(Buffer.byteLength(content)).toBeLessThanOrEqual(1000);
+    expect(content).toMatch(/…\[truncated: \d+ of 45000 bytes cut\]$/);
+    expect(content).not.toContain('\uFFFD');
+    const completed = events.find((event) => event.type === 'tool_execution_completed');
+    expect(completed).toMatchObject({ truncated: true, output: 'é東🌸'.repeat(5_000) });
+    expect(server.requests[1]?.body.messages[3].content).toBe(content);
+  });
+
+  it('compacts old exchanges without separating tool pairs; the system prompt stays', async () => {
+    const cycle = makeCycle({ compaction: { maxTokens: 400 } });
+    for (let round = 0; round < 4; round++) {
+      server.reply(
+        json(
+          toolCallCompletion([
+            {
+              id: `call_${round}`,
+              name: 'get_weather',
+              arguments: `{"city":"City number ${round} with a long name"}`,
+            },
+          ]),
+        ),
+        json(textCompletion(`Round ${round}: ${'lorem ipsum '.repeat(20)}`)),
+      );
+      await cycle.submitWithTools(`Question ${round}: ${'please '.repeat(20)}`, registry());
+    }
+    for (const received of server.requests) {
+      const messages = received.body.messages as ChatMessage[];
+      expect(messages[0]).toEqual({ role: 'system', content: 'You are a helpful assistant.' });
+      expect(describeBrokenToolPairs(messages.slice(1))).toBeUndefined();
+    }
+    const last = server.requests[server.requests.length - 1]?.body.messages as ChatMessage[];
+    expect(last.some((message) => message.content === `Question 0: ${'please '.repeat(20)}`)).toBe(
+      false,
+    );
+    expect(last.some((message) => message.content === `Question 3: ${'please '.repeat(20)}`)).toBe(
+      true,
+    );
+    expect(describeBrokenToolPairs(cycle.messages())).toBeUndefined();
+  });
+
+  it('compacts through a summarizing strategy', async () => {
+    const summarized: ChatMessage[][] = [];
+    const cycle = makeCycle({
+      compaction: {
+        maxTokens: 200,
+        strategy: summarizeOldestExchanges({
+          summarize: async (messages) => {
+            summarized.push([...messages]);
+            return `${messages.length} earlier messages about greetings`;
+          },
+        }),
+      },
+    });
+    server.reply(
+      json(textCompletion(`Hello! ${'long answer '.repeat(80)}`)),
+      json(textCompletion('Short.')),
+    );
+    await cycle.submit('Hi');
+    await cycle.submit('Again');
+    expect(summarized).toHaveLength(1);
+    expect(server.requests[1]?.body.messages.slice(0, 2)).toEqual([
+      { role: 'system', content: 'You are a helpful assistant.' },
+      {
+        role: 'user',
+        content: 'Summary of the earlier conversation:\n2 earlier messages about greetings',
+      },
+    ]);
+  });
+
+  it('fails with compaction_failed when a strategy breaks a tool pair', async () => {
+    const cycle = makeCycle({
+      compaction: {
+        maxTokens: 10,
+        strategy: ({ messages }) => messages.filter((message) => message.role !== 'tool'),
+      },
+    });
+    server.reply(json(toolCallCompletion([{ id: 'call_1', name: 'get_time', arguments: '{}' }])));
+    const error = await rejection(cycle.submitWithTools('time', registry()));
+    expect(error.code).toBe('compaction_failed');
+    expect(describeBrokenToolPairs(cycle.messages())).toBeUndefined();
+  });
+});
+
+describe('LlmCycle cancellation', () => {
+  it('aborting during the request stops it, rejects with cancelled and leaves the history as it was', async () => {
+    const cycle = makeCycle();
+    server.reply(json(textCompletion('first')));
+    await cycle.submit('before');
+    server.reply({ kind: 'hang' });
+    const controller = new AbortController();
+    const pending = cycle.submitWithTools('hang', registry(), { signal: controller.signal });
+    await expect.poll(() => server.requests.length).toBe(2);
+    controller.abort();
+    const error = await rejection(pending);
+    expect(error.code).toBe('cancelled');
+    expect(roles(cycle.messages())).toEqual(['user', 'assistant']);
+    await expect.poll(() => server.disconnects()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('aborting during a tool fires its signal and gives the call a cancelled tool message', async () => {
+    let toolSignal: AbortSignal | undefined;
+    let entered: (() => void) | undefined;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const wait = defineTool({
+      name: 'wait_forever',
+      description: 'Waits until cancelled',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, context) =>
+        new Promise<string>((_resolve, reject) => {
+          toolSignal = context.signal;
+          entered?.();
+          context.signal.addEventListener('abort', () => reject(new Error('stopped')));
+        }),
+    });
+    let quickDone: (() => void) | undefined;
+    const finished = new Promise<void>((resolve) => {
+      quickDone = resolve;
+    });
+    const quick = defineTool({
+      name: 'get_time',
+      description: 'Returns at once',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        setTimeout(() => quickDone?.(), 0);
+        return { zone: 'UTC', time: '12:00' };
+      },
+    });
+    const tools = new ToolRegistry().registerAll([wait, quick]);
+    const cycle = makeCycle();
+    server.reply(
+      json(
+        toolCallCompletion([
+          { id: 'call_t', name: 'get_time', arguments: '{}' },
+          { id: 'call_w', name: 'wait_forever', arguments: '{}' },
+        ]),
+      ),
+    );
+    const controller = new AbortController();
+    const pending = cycle.submitWithTools('wait', tools, { signal: controller.signal });
+    await inside;
+    await finished;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.abort();
+    const error = await rejection(pending);
+    expect(error.code).toBe('cancelled');
+    expect(toolSignal?.aborted).toBe(true);
+    const history = cycle.messages();
+    expect(roles(history)).toEqual(['user', 'assistant', 'tool', 'tool']);
+    expect(history[2]?.content).toBe('{"zone":"UTC","time":"12:00"}');
+    expect(history[3]?.content).toMatch(/^Error \[cancelled\]/);
+  });
+
+  it('an already aborted signal rejects at once without a request', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejection(
+      makeCycle().submitWithTools('x', registry(), { signal: controller.signal }),
+    );
+    expect(error.code).toBe('cancelled');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('LlmCycle.submitStreamWithTools', () => {
+  function conversation(): Reply[] {
+    return [
+      {
+        kind: 'sse',
+        writes: toolCallStream(
+          [
+            { id: 'call_w', name: 'get_weather', pieces: ['{"ci', 'ty":"Par', 'is"}'] },
+            { id: 'call_t', name: 'get_time', pieces: ['{"zone":', '"CET"}'] },
+          ],
+          { interleave: true, text: 'Let me check. ', usage: [60, 20] },
+        ),
+      },
+      { kind: 'sse', writes: textStream(['It is ', '22 °C', ' and noon.'], { usage: [100, 8] }) },
+    ];
+  }
+
+  it('emits the events in the design order and leaves the same history as submitWithTools', async () => {
+    const cycle = makeCycle();
+    server.reply(...conversation());
+    const { events, response } = await collect(cycle.submitStreamWithTools('Paris?', registry()));
+    expect(response.message.content).toBe('It is 22 °C and noon.');
+    const types = events.map((event) => event.type);
+    expect(types.slice(0, 1)).toEqual(['assistant_text_delta']);
+    expect(types.slice(1, 8)).toEqual(Array(7).fill('tool_call_delta'));
+    expect(types.slice(8)).toEqual([
+      'tool_execution_started',
+      'tool_execution_started',
+      'turn_complete',
+      'tool_execution_completed',
+      'tool_execution_completed',
+      'assistant_text_delta',
+      'assistant_text_delta',
+      'assistant_text_delta',
+      'turn_complete',
+    ]);
+    expect(events[1]).toEqual({
+      type: 'tool_call_delta',
+      index: 0,
+      callId: 'call_w',
+      toolName: 'get_weather',
+      argumentsDelta: '',
+    });
+    expect(events[3]).toEqual({ type: 'tool_call_delta', index: 0, argumentsDelta: '{"ci' });
+    expect(events[8]).toEqual({
+      type: 'tool_execution_started',
+      toolName: 'get_weather',
+      callId: 'call_w',
+      input: { city: 'Paris' },
+    });
+    expect(events[10]).toEqual({
+      type: 'turn_complete',
+      reason: 'tool_calls',
+      usage: { promptTokens: 60, completionTokens: 20, totalTokens: 80 },
+    });
+    const completed = events.filter((event) => event.type === 'tool_execution_completed');
+    expect(completed.map((event) => event.callId).sort()).toEqual(['call_t', 'call_w']);
+    expect(completed.find((event) => event.callId === 'call_w')).toMatchObject({
+      toolName: 'get_weather',
+      output: { city: 'Paris', temperature: 22, unit: 'C' },
+      truncated: false,
+    });
+    expect(events[events.length - 1]).toEqual({
+      type: 'turn_complete',
+      reason: 'stop',
+      usage: { promptTokens: 100, completionTokens: 8, totalTokens: 108 },
+    });
+
+    const plain = makeCycle();
+    server.reply(
+      json(
+        toolCallCompletion(
+          [
+            { id: 'call_w', name: 'get_weather', arguments: '{"city":"Paris"}' },
+            { id: 'call_t', name: 'get_time', arguments: '{"zone":"CET"}' },
+          ],
+          { usage: [60, 20] },
+        ),
+      ),
+      json(textCompletion('It is 22 °C and noon.', [100, 8])),
+    );
+    await plain.submitWithTools('Paris?', registry());
+    const strip = (messages: ChatMessage[]) =>
+      messages.map((message) =>
+        message.role === 'assistant'
+          ? { ...message, content: message.tool_calls === undefined ? message.content : null }
+          : message,
+      );
+    expect(strip(cycle.messages())).toEqual(strip(plain.messages()));
+    expect(cycle.usage()).toEqual(plain.usage());
+  });
+
+  it('reports tool progress', async () => {
+    const steps = defineTool({
+      name: 'steps',
+      description: 'Reports progress',
+      parameters: { type: 'object', properties: {} },
+      execute: async (_args, context) => {
+        context.progress?.({ progress: 1, total: 2, message: 'half' });
+        context.progress?.({ progress: 2, total: 2 });
+        return 'done';
+      },
+    });
+    const cycle = makeCycle();
+    server.reply(
+      json(toolCallCompletion([{ id: 'call_p', name: 'steps', arguments: '{}' }])),
+      json(textCompletion('ok')),
+    );
+    const { events } = await collect(
+      cycle.submitStreamWithTools('go', new ToolRegistry().register(steps)),
+    );
+    expect(events.filter((event) => event.type.startsWith('tool_execution'))).toEqual([
+      { type: 'tool_execution_started', toolName: 'steps', callId: 'call_p', input: {} },
+      {
+        type: 'tool_execution_progress',
+        toolName: 'steps',
+        callId: 'call_p',
+        progress: { progress: 1, total: 2, message: 'half' },
+      },
+      {
+        type: 'tool_execution_progress',
+        toolName: 'steps',
+        callId: 'call_p',
+        progress: { progress: 2, total: 2 },
+      },
+      expect.objectContaining({
+        type: 'tool_execution_completed',
+        callId: 'call_p',
+        output: 'done',
+      }),
+    ]);
+  });
+
+  it('throws the same LlmError as submitWithTools on a fatal tool error', async () => {
+    const cycle = makeCycle();
+    server.reply({
+      kind: 'sse',
+      writes: toolCallStream([{ id: 'call_io', name: 'read_file', pieces: ['{"path":"/x"}'] }]),
+    });
+    const events: StreamEvent[] = [];
+    const error = await streamError(cycle.submitStreamWithTools('read', registry()), events);
+    expect([error.code, error.toolName]).toEqual(['tool_error', 'read_file']);
+    expect(events[events.length - 1]).toMatchObject({
+      type: 'tool_execution_completed',
+      callId: 'call_io',
+      error: expect.any(ToolError),
+    });
+    expect(roles(cycle.messages())).toEqual(['user', 'assistant', 'tool']);
+  });
+
+  it('a consumer that breaks during the text stream cancels the request; history unchanged', async () => {
+    const cycle = makeCycle();
+    server.reply({
+      kind: 'sse',
+      writes: textStream(Array.from({ length: 100 }, (_, index) => `t${index} `)),
+      delayMs: 3,
+    });
+    const before = server.disconnects();
+    for await (const event of cycle.submitStreamWithTools('long', registry())) {
+      if (event.type === 'assistant_text_delta') break;
+    }
+    await expect.poll(() => server.disconnects()).toBeGreaterThan(before);
+    expect(cycle.messages()).toEqual([]);
+    server.reply(json(textCompletion('free again')));
+    expect((await cycle.submit('next')).message.content).toBe('free again');
+  });
+
+  it('a consumer that breaks while tools run cancels them and keeps the history whole', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const wait = defineTool({
+      name: 'wait_forever',
+      description: 'Waits until cancelled',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, context) =>
+        new Promise<string>((_resolve, reject) => {
+          toolSignal = context.signal;
+          context.signal.addEventListener('abort', () => reject(new Error('stopped')));
+        }),
+    });
+    const cycle = makeCycle();
+    server.reply({
+      kind: 'sse',
+      writes: toolCallStream([{ id: 'call_w', name: 'wait_forever', pieces: ['{}'] }]),
+    });
+    for await (const event of cycle.submitStreamWithTools(
+      'wait',
+      new ToolRegistry().register(wait),
+    )) {
+      if (event.type === 'turn_complete') break;
+    }
+    expect(toolSignal?.aborted).toBe(true);
+    expect(
+      cycle
+        .messages()
+        .map((message) => [
+          message.role,
+          message.role === 'tool' ? message.content.slice(0, 19) : '',
+        ]),
+    ).toEqual([
+      ['user', ''],
+      ['assistant', ''],
+      ['tool', 'Error [cancelled]: '],
+    ]);
+  });
+});

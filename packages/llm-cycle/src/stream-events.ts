@@ -1,0 +1,74 @@
+import type { JsonValue, ToolError, ToolProgress } from '@agcore/tools-core';
+import type { FinishReason, Usage } from './chat-provider.js';
+
+/** A piece of the assistant's text, as it streams in. */
+export interface AssistantTextDeltaEvent {
+  readonly type: 'assistant_text_delta';
+  readonly text: string;
+}
+
+/** A piece of a tool call being streamed; `callId` and `toolName` come once, the arguments in pieces. */
+export interface ToolCallDeltaEvent {
+  readonly type: 'tool_call_delta';
+  /** The call's position in the assistant message (the wire `index`). */
+  readonly index: number;
+  readonly callId?: string;
+  readonly toolName?: string;
+  readonly argumentsDelta: string;
+}
+
+/** A tool call's arguments are complete and the call is about to run. */
+export interface ToolExecutionStartedEvent {
+  readonly type: 'tool_execution_started';
+  readonly toolName: string;
+  readonly callId: string;
+  /** The parsed arguments; the raw string when they are not valid JSON (the call then fails with `invalid_arguments`). */
+  readonly input: unknown;
+}
+
+/**
+ * The model's turn is over. `reason` is `tool_calls` whenever the message carries tool calls
+ * (whatever the server's `finish_reason` said), else the server's finish reason.
+ */
+export interface TurnCompleteEvent {
+  readonly type: 'turn_complete';
+  readonly reason: FinishReason;
+  readonly usage?: Usage;
+}
+
+/** A running tool reported progress. */
+export interface ToolExecutionProgressEvent {
+  readonly type: 'tool_execution_progress';
+  readonly toolName: string;
+  readonly callId: string;
+  readonly progress: ToolProgress;
+}
+
+/**
+ * A tool call settled: `output` (the full value, never truncated) or `error`. `truncated` tells
+ * whether the tool message sent to the model was cut to `maxToolResultBytes`.
+ */
+export type ToolExecutionCompletedEvent = {
+  readonly type: 'tool_execution_completed';
+  readonly toolName: string;
+  readonly callId: string;
+  readonly durationMs: number;
+  readonly truncated: boolean;
+} & (
+  | { readonly output: JsonValue; readonly error?: undefined }
+  | { readonly error: ToolError; readonly output?: undefined }
+);
+
+/**
+ * The events of `submitStream` and `submitStreamWithTools`, discriminated on `type`, in this
+ * order per turn: `assistant_text_delta` / `tool_call_delta` … `tool_execution_started` (one
+ * per call) … `turn_complete` … `tool_execution_progress` / `tool_execution_completed` (as
+ * the calls run and settle), then the next turn.
+ */
+export type StreamEvent =
+  | AssistantTextDeltaEvent
+  | ToolCallDeltaEvent
+  | ToolExecutionStartedEvent
+  | TurnCompleteEvent
+  | ToolExecutionProgressEvent
+  | ToolExecutionCompletedEvent;
