@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+import { Command, CommanderError, Option } from 'commander';
+import { callCommand } from './call-command.js';
+import { chatCommand } from './chat-command.js';
+import { explainError } from './explain-error.js';
+import { defaultFlowName, findFlow, flows } from './flows.js';
+import { resolveModelSettings } from './model-settings.js';
+import { ExitCode, PlaygroundError } from './playground-error.js';
+import { buildPolicy, parsePermissionList } from './policy.js';
+import { runFlow } from './run-flow.js';
+import { processTerminal, type Terminal } from './terminal.js';
+import { toolsCommand } from './tools-command.js';
+
+interface CommonOptions {
+  readonly color: boolean;
+  readonly json?: boolean;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly model?: string;
+  readonly scripted?: boolean;
+  readonly mcpConfig?: string;
+  readonly allow: string[];
+  readonly deny: string[];
+}
+
+interface FlowOptions extends CommonOptions {
+  readonly flow: string;
+  readonly list?: boolean;
+  readonly history?: boolean;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** Adds the options every command shares. */
+function withCommonOptions(command: Command): Command {
+  return command
+    .option('--json', 'print one JSON object per line (for scripts)')
+    .option('--no-color', 'plain text (also: NO_COLOR=1, or any pipe)')
+    .addOption(new Option('--base-url <url>', 'OpenAI-compatible API root').env('OPENAI_BASE_URL'))
+    .addOption(new Option('--api-key <key>', 'API key for --base-url').env('OPENAI_API_KEY'))
+    .addOption(new Option('--model <name>', 'model name at --base-url').env('AGCORE_MODEL'))
+    .option('--scripted', 'use the scripted model even when the environment names a real one')
+    .option('--mcp-config <file>', 'more MCP servers, from a mcp.json ({"mcpServers": {...}})')
+    .option(
+      '--allow <permissions>',
+      'allow permissions (comma-separated, repeatable): read, write, delete, network, shell, filesystem',
+      collect,
+      [],
+    )
+    .option('--deny <permissions>', 'deny permissions (comma-separated, repeatable)', collect, []);
+}
+
+function common(options: CommonOptions): {
+  terminal: Terminal;
+  policy: ReturnType<typeof buildPolicy>;
+  model: ReturnType<typeof resolveModelSettings>;
+} {
+  const terminal = processTerminal({ color: options.color });
+  const allow = parsePermissionList(options.allow, '--allow');
+  const deny = parsePermissionList(options.deny, '--deny');
+  // Commander already folded the environment variables into the options.
+  const model = resolveModelSettings(
+    {
+      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.scripted === undefined ? {} : { scripted: options.scripted }),
+    },
+    {},
+  );
+  return { terminal, policy: buildPolicy(allow, deny), model };
+}
+
+function listFlows(terminal: Terminal): void {
+  const c = terminal.colors;
+  const width = Math.max(...flows.map((flow) => flow.name.length));
+  terminal.out.write(`${c.bold('flows')} ${c.dim('(--flow NAME; the first is the default)')}\n`);
+  for (const flow of flows) {
+    terminal.out.write(`  ${c.cyan(flow.name.padEnd(width))}  ${flow.summary}\n`);
+  }
+}
+
+let exitCode: number = ExitCode.ok;
+
+const program = new Command()
+  .name('agcore-playground')
+  .description(
+    'Try agcore from the terminal: the LLM tool loop with real tools and real MCP servers, on a scripted model (no API key) or any OpenAI-compatible endpoint.',
+  )
+  .version('0.1.0')
+  .enablePositionalOptions()
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+withCommonOptions(program)
+  .option('-f, --flow <name>', `the flow to run (see --list)`, defaultFlowName)
+  .option('-l, --list', 'list the flows with one line each')
+  .option('--history', 'print the message history at the end of every run')
+  .action(async (options: FlowOptions) => {
+    const { terminal, policy, model } = common(options);
+    if (options.list === true) {
+      listFlows(terminal);
+      return;
+    }
+    const flow = findFlow(options.flow);
+    if (flow === undefined) {
+      throw new PlaygroundError(
+        `Unknown flow '${options.flow}'. Flows: ${flows.map((item) => item.name).join(', ')} (--list describes them).`,
+      );
+    }
+    exitCode = await runFlow(flow, {
+      terminal,
+      model,
+      policy,
+      json: options.json === true,
+      showHistory: options.history === true,
+      ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
+    });
+  });
+
+withCommonOptions(
+  program
+    .command('chat')
+    .description(
+      'an interactive session with every tool; /tools /history /permissions /clear /exit',
+    ),
+).action(async (options: CommonOptions) => {
+  const { terminal, policy, model } = common(options);
+  exitCode = await chatCommand({
+    terminal,
+    model,
+    policy,
+    allow: options.allow,
+    deny: options.deny,
+    ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
+  });
+});
+
+withCommonOptions(
+  program
+    .command('tools')
+    .description('list every tool with its source, permissions and schema summary'),
+).action(async (options: CommonOptions) => {
+  const { terminal, policy } = common(options);
+  exitCode = await toolsCommand({
+    terminal,
+    policy,
+    json: options.json === true,
+    ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
+  });
+});
+
+withCommonOptions(
+  program
+    .command('call')
+    .description(`call one tool directly, e.g. call get_weather '{"city": "Paris"}'`)
+    .argument('<name>', 'the tool name (see the tools command)')
+    .argument('[arguments]', 'the arguments as a JSON object (default {})')
+    .option('--timeout <ms>', 'time limit of the call in milliseconds', '60000'),
+).action(
+  async (
+    name: string,
+    argumentText: string | undefined,
+    options: CommonOptions & { timeout: string },
+  ) => {
+    const { terminal, policy } = common(options);
+    const timeoutMs = Number(options.timeout);
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new PlaygroundError(
+        `--timeout ${options.timeout}: give a positive number of milliseconds.`,
+      );
+    }
+    exitCode = await callCommand(name, argumentText, {
+      terminal,
+      policy,
+      timeoutMs,
+      json: options.json === true,
+      ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
+    });
+  },
+);
+
+function finish(code: number): void {
+  process.exitCode = code;
+  // Exit even if a stray handle (a server that ignores its stdin closing) keeps the loop alive.
+  setTimeout(() => process.exit(code), 1500).unref();
+}
+
+// A closed pipe (`| head`) is not an error worth a stack trace: stop quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? ExitCode.ok);
+    throw error;
+  });
+}
+
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`agcore-playground: ${explainError(reason).message}\n`);
+  process.exit(ExitCode.failed);
+});
+
+try {
+  await program.parseAsync(process.argv);
+  finish(exitCode);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Commander printed the message (or the help/version) already.
+    const helpOrVersion =
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help';
+    finish(helpOrVersion ? ExitCode.ok : ExitCode.usage);
+  } else {
+    const explained = explainError(error);
+    process.stderr.write(`agcore-playground: ${explained.message}\n`);
+    finish(explained.exitCode);
+  }
+}

@@ -1,0 +1,97 @@
+import type { ChatMessage } from '@agcore/llm-cycle';
+import Table from 'cli-table3';
+import type { RunStats } from './run-stats.js';
+import { type Colors, cut, formatDuration } from './terminal.js';
+
+/** The summary of a run as plain data (the `--json` `run_finished` record carries it). */
+export interface RunSummary {
+  readonly turns: number;
+  readonly toolCalls: number;
+  readonly failures: number;
+  readonly truncated: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** `reported` by the model, `estimated` for the scripted model, `none` when unknown. */
+  readonly tokens: 'reported' | 'estimated' | 'none';
+  readonly wallTimeMs: number;
+}
+
+/** Freezes the counters into a summary. Never throws. */
+export function summarize(stats: RunStats, estimated: boolean): RunSummary {
+  return {
+    turns: stats.turns,
+    toolCalls: stats.toolCalls,
+    failures: stats.failures,
+    truncated: stats.truncated,
+    promptTokens: stats.promptTokens,
+    completionTokens: stats.completionTokens,
+    tokens: stats.usageReported ? (estimated ? 'estimated' : 'reported') : 'none',
+    wallTimeMs: Math.round(performance.now() - stats.startedAt),
+  };
+}
+
+/** The summary table (cli-table3). Never throws. */
+export function renderSummary(summary: RunSummary, colors: Colors): string {
+  const table = new Table({
+    style: { head: [], border: [], compact: true },
+    colAligns: ['left', 'right', 'left'],
+  });
+  const tokens =
+    summary.tokens === 'none'
+      ? ['—', colors.dim('the model reported no usage')]
+      : [
+          String(summary.promptTokens + summary.completionTokens),
+          colors.dim(
+            `${summary.promptTokens} prompt + ${summary.completionTokens} completion${summary.tokens === 'estimated' ? ' (estimated: the scripted model reports none)' : ''}`,
+          ),
+        ];
+  table.push(
+    [colors.bold('turns'), String(summary.turns), ''],
+    [
+      colors.bold('tool calls'),
+      String(summary.toolCalls),
+      summary.truncated > 0 ? colors.dim(`${summary.truncated} result(s) cut for the model`) : '',
+    ],
+    [
+      colors.bold('failures'),
+      summary.failures > 0 ? colors.red(String(summary.failures)) : String(summary.failures),
+      colors.dim('tool calls that ended in an error'),
+    ],
+    [colors.bold('tokens'), tokens[0] ?? '', tokens[1] ?? ''],
+    [colors.bold('wall time'), formatDuration(summary.wallTimeMs), ''],
+  );
+  return table.toString();
+}
+
+/** The history, one message per line (long contents cut). Never throws. */
+export function renderHistory(
+  messages: readonly ChatMessage[],
+  colors: Colors,
+  width: number,
+): string {
+  const lines = messages.map((message, index) => {
+    const number = colors.dim(String(index + 1).padStart(2));
+    switch (message.role) {
+      case 'system':
+        return `${number} ${colors.dim('system')}    ${cut(message.content, width)}`;
+      case 'user': {
+        const content =
+          typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
+        return `${number} ${colors.cyan('user')}      ${cut(content, width)}`;
+      }
+      case 'assistant': {
+        const calls = (message.tool_calls ?? []).map(
+          (call) => `${call.function.name}(${call.function.arguments}) ${colors.dim(call.id)}`,
+        );
+        const parts = [message.content ?? '', ...calls.map((call) => `→ ${call}`)].filter(
+          (part) => part !== '',
+        );
+        return `${number} ${colors.magenta('assistant')} ${cut(parts.join('  '), width)}`;
+      }
+      case 'tool':
+        return `${number} ${colors.yellow('tool')}      ${colors.dim(message.tool_call_id)} ${cut(message.content, width)}`;
+    }
+    return '';
+  });
+  return lines.join('\n');
+}

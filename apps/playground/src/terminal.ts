@@ -1,0 +1,80 @@
+import type { Writable } from 'node:stream';
+import picocolors from 'picocolors';
+
+/** The colour functions the renderer uses (picocolors' shape; identity functions when plain). */
+export type Colors = ReturnType<typeof picocolors.createColors>;
+
+/** Where and how the CLI writes. */
+export interface Terminal {
+  /** Standard output. */
+  readonly out: Writable & { isTTY?: boolean; columns?: number };
+  /** Standard error. */
+  readonly err: Writable;
+  /** Colours, or identity functions when colour is off. */
+  readonly colors: Colors;
+  /** Whether stdout is an interactive terminal (live progress bars are drawn only then). */
+  readonly interactive: boolean;
+  /** Terminal width; 200 when not a terminal (a pipe or a file does not wrap). */
+  readonly columns: number;
+}
+
+/** What decides colour. */
+export interface TerminalOptions {
+  /** `false` from `--no-color`. */
+  readonly color?: boolean;
+  /** The environment (for `NO_COLOR` and `FORCE_COLOR`). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Whether to colour: never with `--no-color` or a non-empty `NO_COLOR`
+ * (https://no-color.org), always with `FORCE_COLOR` (other than `0`), else only on a TTY.
+ */
+export function shouldColor(isTTY: boolean, options: TerminalOptions = {}): boolean {
+  const env = options.env ?? process.env;
+  if (options.color === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return isTTY;
+}
+
+/** Makes the `Terminal` for this process. Never throws. */
+export function processTerminal(options: TerminalOptions = {}): Terminal {
+  const isTTY = process.stdout.isTTY === true;
+  return {
+    out: process.stdout,
+    err: process.stderr,
+    colors: picocolors.createColors(shouldColor(isTTY, options)),
+    interactive: isTTY,
+    columns: isTTY ? (process.stdout.columns ?? 100) : 200,
+  };
+}
+
+/**
+ * Cuts `text` to `max` characters for display, saying how much was left out. Never throws.
+ */
+export function cut(text: string, max: number): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  if (flat.length <= max) return flat;
+  const kept = Math.max(1, max - 16);
+  return `${flat.slice(0, kept)}… (+${flat.length - kept} chars)`;
+}
+
+/** A duration for people: `850 ms`, `2.4 s`, `1 min 05 s`. Never throws. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return `${minutes} min ${String(seconds).padStart(2, '0')} s`;
+}
+
+/** JSON for display: compact, and never throws (falls back to `String`). */
+export function displayJson(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,212 @@
+import type { StreamEvent } from '@agcore/llm-cycle';
+import type { ToolError } from '@agcore/tools-core';
+import { ProgressDisplay } from './progress-display.js';
+import type { RunStats } from './run-stats.js';
+import { cut, displayJson, formatDuration, type Terminal } from './terminal.js';
+
+/** Writes the events of one or more runs as a readable timeline (or JSON lines). */
+export interface Timeline {
+  /** Handles one event of `submitStreamWithTools`, counting it in `stats`. */
+  event(event: StreamEvent, stats: RunStats): void;
+  /** Prints a line of the playground's own (headers, notes, errors), above any progress bar. */
+  line(text: string): void;
+  /** Ends the current output cleanly (bars cleared, text line closed). */
+  settle(): void;
+}
+
+/** Counts an event in `stats` (shared by the pretty and JSON timelines). Never throws. */
+export function countEvent(event: StreamEvent, stats: RunStats): void {
+  if (event.type === 'turn_complete') {
+    stats.turns += 1;
+    if (event.usage !== undefined) {
+      stats.usageReported = true;
+      stats.promptTokens += event.usage.promptTokens;
+      stats.completionTokens += event.usage.completionTokens;
+    }
+  } else if (event.type === 'tool_execution_completed') {
+    stats.toolCalls += 1;
+    if (event.error !== undefined) stats.failures += 1;
+    if (event.truncated) stats.truncated += 1;
+  }
+}
+
+/** One JSON object per line, for scripts: the events as the cycle gives them. */
+export class JsonTimeline implements Timeline {
+  readonly #terminal: Terminal;
+
+  /** Makes a JSON-lines timeline on `terminal.out`. */
+  constructor(terminal: Terminal) {
+    this.#terminal = terminal;
+  }
+
+  /** Writes the event as one line (a `ToolError` as its `toJSON()` form). */
+  event(event: StreamEvent, stats: RunStats): void {
+    countEvent(event, stats);
+    this.write(event);
+  }
+
+  /** Writes any playground record (`run_started`, `run_finished`, ...) as one line. */
+  write(record: object): void {
+    this.#terminal.out.write(`${JSON.stringify(record)}\n`);
+  }
+
+  /** JSON mode prints no free text on stdout; notes go to stderr. */
+  line(text: string): void {
+    this.#terminal.err.write(`${text}\n`);
+  }
+
+  /** Nothing to settle. */
+  settle(): void {}
+}
+
+/** Options of `PrettyTimeline`. */
+export interface PrettyTimelineOptions {
+  /** Characters of a result shown before it is cut. Default: fits the terminal width. */
+  readonly resultWidth?: number;
+}
+
+/**
+ * The human timeline: the assistant's text as it streams, each tool call with its arguments,
+ * live progress bars while tools run (plain progress lines when not on a terminal), each
+ * result (cut) with its duration, and turn boundaries.
+ */
+export class PrettyTimeline implements Timeline {
+  readonly #terminal: Terminal;
+  readonly #progress: ProgressDisplay | undefined;
+  readonly #resultWidth: number;
+  #turn = 0;
+  #turnOpen = false;
+  #inText = false;
+  readonly #pending = new Map<string, string>();
+  readonly #lastPlainProgress = new Map<string, number>();
+
+  /** Makes a timeline on `terminal`. Never throws. */
+  constructor(terminal: Terminal, options: PrettyTimelineOptions = {}) {
+    this.#terminal = terminal;
+    this.#progress = terminal.interactive ? new ProgressDisplay(terminal) : undefined;
+    this.#resultWidth =
+      options.resultWidth ??
+      (terminal.interactive ? Math.max(40, Math.min(terminal.columns, 180) - 24) : 120);
+  }
+
+  /** Renders one event. Never throws. */
+  event(event: StreamEvent, stats: RunStats): void {
+    countEvent(event, stats);
+    const c = this.#terminal.colors;
+    switch (event.type) {
+      case 'assistant_text_delta': {
+        this.#openTurn();
+        if (!this.#inText) {
+          this.#write(`${c.bold(c.magenta('assistant'))} ${c.dim('›')} `);
+          this.#inText = true;
+        }
+        this.#write(event.text);
+        return;
+      }
+      case 'tool_call_delta':
+        // The call is shown whole at tool_execution_started; deltas are for --json.
+        this.#openTurn();
+        return;
+      case 'tool_execution_started': {
+        this.#openTurn();
+        this.#endText();
+        this.#pending.set(event.callId, event.toolName);
+        const input =
+          typeof event.input === 'string'
+            ? `${c.red('(not JSON)')} ${cut(event.input, this.#resultWidth)}`
+            : cut(displayJson(event.input), this.#resultWidth);
+        this.line(`  ${c.yellow('→')} ${c.bold(event.toolName)} ${input} ${c.dim(event.callId)}`);
+        return;
+      }
+      case 'turn_complete': {
+        this.#openTurn();
+        this.#endText();
+        const usage =
+          event.usage === undefined
+            ? ''
+            : ` · ${event.usage.promptTokens} prompt + ${event.usage.completionTokens} completion tokens`;
+        this.line(c.dim(`  ⏎ turn ${this.#turn} complete: ${event.reason}${usage}`));
+        this.#turnOpen = false;
+        if (event.reason === 'tool_calls' && this.#progress !== undefined) {
+          for (const [callId, toolName] of this.#pending) this.#progress.start(callId, toolName);
+        }
+        return;
+      }
+      case 'tool_execution_progress': {
+        const { progress } = event;
+        if (this.#progress !== undefined) {
+          this.#progress.update(event.callId, event.toolName, progress);
+          return;
+        }
+        // Not a terminal: a plain line, at most one a second per call (and always the last).
+        const now = performance.now();
+        const last = this.#lastPlainProgress.get(event.callId);
+        const done = progress.total !== undefined && progress.progress >= progress.total;
+        if (last !== undefined && now - last < 1000 && !done) return;
+        this.#lastPlainProgress.set(event.callId, now);
+        const amount =
+          progress.total === undefined
+            ? `${progress.progress}`
+            : `${progress.progress}/${progress.total} (${Math.round((progress.progress / progress.total) * 100)}%)`;
+        const message = progress.message === undefined ? '' : ` ${progress.message}`;
+        this.line(`  ${c.cyan('…')} ${event.toolName} progress ${amount}${message}`);
+        return;
+      }
+      case 'tool_execution_completed': {
+        this.#pending.delete(event.callId);
+        this.#lastPlainProgress.delete(event.callId);
+        const duration = c.dim(formatDuration(event.durationMs));
+        let text: string;
+        if (event.error !== undefined) {
+          text = `  ${c.red('✗')} ${c.bold(event.toolName)} ${duration} ${c.red(describeToolError(event.error))}`;
+        } else {
+          const result = cut(displayJson(event.output), this.#resultWidth);
+          text = `  ${c.green('✓')} ${c.bold(event.toolName)} ${duration} ${result}`;
+        }
+        if (event.truncated) {
+          text += c.yellow(' [cut to maxToolResultBytes for the model; the event has it whole]');
+        }
+        this.line(text);
+        this.#progress?.finish(event.callId);
+        return;
+      }
+    }
+  }
+
+  /** Prints a line above any progress bar, closing a text line first. Never throws. */
+  line(text: string): void {
+    this.#endText();
+    if (this.#progress?.active === true) this.#progress.log(text);
+    else this.#terminal.out.write(`${text}\n`);
+  }
+
+  /** Clears the bars and closes an open text line. Never throws. */
+  settle(): void {
+    this.#progress?.stop();
+    this.#pending.clear();
+    this.#endText();
+  }
+
+  #openTurn(): void {
+    if (this.#turnOpen) return;
+    this.#turnOpen = true;
+    this.#turn += 1;
+    const c = this.#terminal.colors;
+    this.line(c.dim(`── turn ${this.#turn} ${'─'.repeat(40)}`));
+  }
+
+  #write(text: string): void {
+    this.#terminal.out.write(text);
+  }
+
+  #endText(): void {
+    if (!this.#inText) return;
+    this.#inText = false;
+    this.#terminal.out.write('\n');
+  }
+}
+
+/** `code: message` of a tool error, for one line. Never throws. */
+export function describeToolError(error: ToolError): string {
+  return `${error.code}: ${error.message}`;
+}
