@@ -60,7 +60,9 @@ for (const dir of workspaces) {
   if (allowed !== undefined) {
     for (const dependency of runtime) {
       if (dependency.startsWith('@agcore/') && !allowed.includes(dependency)) {
-        problems.push(`${name} declares ${dependency}, which the module graph forbids (allowed: ${allowed.join(', ') || 'none'})`);
+        problems.push(
+          `${name} declares ${dependency}, which the module graph forbids (allowed: ${allowed.join(', ') || 'none'})`,
+        );
       }
     }
   }
@@ -70,8 +72,13 @@ for (const dir of workspaces) {
     const test = isTestFile(relative(dir, file));
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2] ?? match[3] ?? match[4];
-      if (specifier.startsWith('.') && !`${resolve(dirname(file), specifier)}${sep}`.startsWith(`${dir}${sep}`)) {
-        problems.push(`${where} imports another package's source by path (${specifier}); import the package instead`);
+      if (
+        specifier.startsWith('.') &&
+        !`${resolve(dirname(file), specifier)}${sep}`.startsWith(`${dir}${sep}`)
+      ) {
+        problems.push(
+          `${where} imports another package's source by path (${specifier}); import the package instead`,
+        );
         continue;
       }
       if (!specifier.startsWith('@agcore/')) continue;
@@ -87,7 +94,9 @@ for (const dir of workspaces) {
 }
 
 if (problems.length > 0) {
-  process.stderr.write(`Module graph check failed:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  process.stderr.write(
+    `Module graph check failed:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`,
+  );
   process.exit(1);
 }
 process.stdout.write(`Module graph check passed (${workspaces.length} workspaces).\n`);

@@ -21,7 +21,9 @@ for (const group of ['packages', 'apps']) {
     const reportPath = join(dir, 'test-report.json');
     if (!existsSync(reportPath) || statSync(reportPath).mtimeMs < Number(since)) {
       failed += 1;
-      notes.push(`${manifest.name}: no test report from this run (the test command crashed or did not run)`);
+      notes.push(
+        `${manifest.name}: no test report from this run (the test command crashed or did not run)`,
+      );
       continue;
     }
     const report = JSON.parse(readFileSync(reportPath, 'utf8'));
@@ -32,7 +34,10 @@ for (const group of ['packages', 'apps']) {
       (file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0,
     );
     failed += brokenFiles.length;
-    for (const file of brokenFiles) notes.push(`${manifest.name}: ${file.name} failed to run: ${String(file.message).slice(0, 300)}`);
+    for (const file of brokenFiles)
+      notes.push(
+        `${manifest.name}: ${file.name} failed to run: ${String(file.message).slice(0, 300)}`,
+      );
     if (report.numTotalTests === 0 && brokenFiles.length === 0) {
       notes.push(`${manifest.name}: ran no test`);
     }

@@ -75,6 +75,15 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     historySize: 200,
   });
   const say = (text: string) => terminal.out.write(`${text}\n`);
+  // Piped input may end (and close readline) while a turn still runs; Node 22+ throws on a
+  // prompt after close, so prompt only while readline is open.
+  let inputClosed = false;
+  rl.on('close', () => {
+    inputClosed = true;
+  });
+  const prompt = () => {
+    if (!inputClosed) rl.prompt();
+  };
 
   say(`${c.bold('agcore playground chat')} ${c.dim(`· ${describeModel(options.model)}`)}`);
   say(
@@ -101,7 +110,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
       return;
     }
     say(c.dim('\n(Ctrl-C again, /exit or Ctrl-D to quit)'));
-    rl.prompt();
+    prompt();
   };
   rl.on('SIGINT', onInterrupt);
   process.on('SIGINT', onInterrupt);
@@ -224,7 +233,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
   };
 
   try {
-    rl.prompt();
+    prompt();
     for await (const raw of rl) {
       promptInterrupts = 0;
       const line = raw.trim();
@@ -236,7 +245,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
         }
       }
       if (ended) break;
-      rl.prompt();
+      prompt();
     }
   } finally {
     process.off('SIGINT', onInterrupt);

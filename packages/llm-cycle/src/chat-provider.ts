@@ -77,4 +77,14 @@ export interface ChatProvider {
   chat(request: ChatRequest, options?: ChatCallOptions): Promise<ChatResponse>;
   /** Sends `request` and streams the answer; the last chunk is `response`. @throws {LlmError} while iterating */
   chatStream(request: ChatRequest, options?: ChatCallOptions): AsyncIterable<ChatChunk>;
+  /**
+   * Optional: the same stream as `chatStream`, in batches (the chunks of one network read
+   * together, in order). `LlmCycle` uses it when present: one asynchronous step per read
+   * instead of one per chunk, which is most of a stream's client-side cost.
+   * @throws {LlmError} while iterating
+   */
+  chatStreamBatches?(
+    request: ChatRequest,
+    options?: ChatCallOptions,
+  ): AsyncIterable<readonly ChatChunk[]>;
 }

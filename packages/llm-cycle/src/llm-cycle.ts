@@ -266,12 +266,26 @@ export class LlmCycle {
           for (let attempt = 1; response === undefined; attempt++) {
             let yielded = false;
             try {
-              for await (const chunk of this.#provider.chatStream(request, providerOptions)) {
-                if (chunk.type !== 'response') {
-                  yielded = true;
-                  yield chunk;
-                } else {
-                  response = chunk.response;
+              const provider = this.#provider;
+              if (provider.chatStreamBatches !== undefined) {
+                for await (const batch of provider.chatStreamBatches(request, providerOptions)) {
+                  for (const chunk of batch) {
+                    if (chunk.type !== 'response') {
+                      yielded = true;
+                      yield chunk;
+                    } else {
+                      response = chunk.response;
+                    }
+                  }
+                }
+              } else {
+                for await (const chunk of provider.chatStream(request, providerOptions)) {
+                  if (chunk.type !== 'response') {
+                    yielded = true;
+                    yield chunk;
+                  } else {
+                    response = chunk.response;
+                  }
                 }
               }
               if (response === undefined) {

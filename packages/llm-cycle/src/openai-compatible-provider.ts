@@ -83,15 +83,26 @@ class OpenAICompatibleProvider implements ChatProvider {
     request: ChatRequest,
     options: ChatCallOptions = {},
   ): AsyncGenerator<ChatChunk, void, undefined> {
+    for await (const batch of this.chatStreamBatches(request, options)) {
+      for (const chunk of batch) yield chunk;
+    }
+  }
+
+  async *chatStreamBatches(
+    request: ChatRequest,
+    options: ChatCallOptions = {},
+  ): AsyncGenerator<readonly ChatChunk[], void, undefined> {
     const { signal, dispose, timeoutSignal } = this.#signals(options.signal);
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     try {
       const response = await this.#post(request, true, signal, timeoutSignal, options.signal);
       const contentType = response.headers.get('content-type') ?? '';
       if (contentType.includes('application/json')) {
-        yield* chunksOf(
-          parseCompletion(await this.#readJson(response, timeoutSignal, options.signal)),
-        );
+        yield [
+          ...chunksOf(
+            parseCompletion(await this.#readJson(response, timeoutSignal, options.signal)),
+          ),
+        ];
         return;
       }
       if (response.body === null)
@@ -117,17 +128,19 @@ class OpenAICompatibleProvider implements ChatProvider {
         if (read.done) break;
         parser.feed(decoder.decode(read.value, { stream: true }));
         if (events.length === 0) continue;
-        const batch = events.splice(0, events.length);
-        for (const data of batch) {
+        const batch: ChatChunk[] = [];
+        for (const data of events) {
           if (data === '[DONE]') {
             finished = true;
             break;
           }
           const chunks = applyStreamChunk(data, assembler);
           if (chunks === undefined) continue;
-          if (Array.isArray(chunks)) yield* chunks;
-          else yield chunks as ChatChunk;
+          if (Array.isArray(chunks)) batch.push(...chunks);
+          else batch.push(chunks as ChatChunk);
         }
+        events.length = 0;
+        if (batch.length > 0) yield batch;
       }
       if (finished) {
         // Servers end the response right after [DONE]: reading that end lets fetch keep the
@@ -139,7 +152,7 @@ class OpenAICompatibleProvider implements ChatProvider {
           `The stream from ${this.#url} ended before the model finished (no finish_reason and no [DONE]); the answer is incomplete.`,
         );
       }
-      yield { type: 'response', response: assembler.finish() };
+      yield [{ type: 'response', response: assembler.finish() }];
     } finally {
       if (reader !== undefined) reader.cancel().catch(() => undefined);
       dispose();

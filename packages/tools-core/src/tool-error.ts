@@ -122,8 +122,7 @@ export class ToolError extends Error {
   /** Makes `instanceof` hold across copies of the package; subclasses keep the usual rule. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the class right of instanceof (maybe a subclass).
-    const target: unknown = this;
-    if (target !== ToolError) return Function.prototype[Symbol.hasInstance].call(target, value);
+    if (this !== ToolError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return ToolError.isInstance(value);
   }
 

@@ -94,11 +94,11 @@ describe('McpClient against server-everything over stdio', () => {
 
   it('delivers progress and resets the timeout on each progress notification', async () => {
     const updates: ToolProgress[] = [];
-    // 2 s in 8 steps: a 900 ms limit is only met because progress restarts it.
+    // 2.5 s in 8 steps: a 1 500 ms limit is only met because progress restarts it.
     const result = await client.callTool(
       'trigger-long-running-operation',
-      { duration: 2, steps: 8 },
-      { timeoutMs: 900, onProgress: (update) => updates.push(update) },
+      { duration: 2.5, steps: 8 },
+      { timeoutMs: 1_500, onProgress: (update) => updates.push(update) },
     );
     expect(result.value).toMatch(/Long running operation completed/);
     expect(updates.map((update) => update.progress)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);

@@ -110,11 +110,12 @@ describe('McpClient when the server dies mid-call', () => {
 
 describe('McpClient against misbehaving servers', () => {
   it('gives mcp_timeout for a call the server never answers, and closes cleanly', async () => {
+    // A generous client timeout for start-up on a loaded machine; the call gets a short one.
     const client = new McpClient('sleepy', faultServer('fault-server.mjs', 'hang'), {
-      timeoutMs: 500,
+      timeoutMs: 20_000,
     });
     await client.connect();
-    const error = await failure(client.callTool('echo', { message: 'x' }));
+    const error = await failure(client.callTool('echo', { message: 'x' }, { timeoutMs: 500 }));
     expect(error.code).toBe('mcp_timeout');
     expect(error.toolName).toBe('echo');
     await client.close();

@@ -33,7 +33,9 @@ const trivial = defineTool({
   requiredPermissions: [Permission.Read],
   execute: async ({ a, b }) => a + b,
 });
-const registry = new ToolRegistry().withPermissionChecker(new PermissionChecker()).register(trivial);
+const registry = new ToolRegistry()
+  .withPermissionChecker(new PermissionChecker())
+  .register(trivial);
 const args = { a: 1, b: 2 };
 const context = createToolContext();
 
@@ -73,7 +75,11 @@ const sleeper = (name) =>
   });
 const batchRegistry = new ToolRegistry();
 for (let i = 0; i < 100; i++) batchRegistry.register(sleeper(`wait_${i}`));
-const calls = Array.from({ length: 100 }, (_, i) => ({ name: `wait_${i}`, args: {}, callId: `c${i}` }));
+const calls = Array.from({ length: 100 }, (_, i) => ({
+  name: `wait_${i}`,
+  args: {},
+  callId: `c${i}`,
+}));
 async function timeMs(body) {
   const start = performance.now();
   await body();
@@ -98,10 +104,17 @@ const rows = [
     '<= +2 µs',
   ],
   ['one tool waiting 20 ms (baseline)', `${singleMs.toFixed(1)} ms`, '', ''],
-  ['invokeAll of 100 such tools', `${batchMs.toFixed(1)} ms`, `${(batchMs / singleMs).toFixed(2)}x`, '<= 1.2x'],
+  [
+    'invokeAll of 100 such tools',
+    `${batchMs.toFixed(1)} ms`,
+    `${(batchMs / singleMs).toFixed(2)}x`,
+    '<= 1.2x',
+  ],
 ];
 const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column].length), 8));
 const line = (row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ');
-process.stdout.write(`@agcore/tools-registry bench (node ${process.version}, median of ${rounds} rounds)\n`);
+process.stdout.write(
+  `@agcore/tools-registry bench (node ${process.version}, median of ${rounds} rounds)\n`,
+);
 process.stdout.write(`${line(['case', 'time', 'overhead', 'target'])}\n`);
 for (const row of rows) process.stdout.write(`${line(row)}\n`);

@@ -29,7 +29,9 @@ describe('scheduleDeadline', () => {
 
   it('serves many deadlines, cancelled out of order, without losing a live one', async () => {
     const fired: number[] = [];
-    const handles = Array.from({ length: 3000 }, (_, i) => scheduleDeadline(30, () => fired.push(i)));
+    const handles = Array.from({ length: 3000 }, (_, i) =>
+      scheduleDeadline(30, () => fired.push(i)),
+    );
     handles.forEach((handle, i) => {
       if (i % 1000 !== 999) handle.cancel();
     });

@@ -41,7 +41,8 @@ class DeadlineQueue {
   /** Drops cancelled and fired slots from the head; stops the timer when none is left. */
   trim(): void {
     const { slots } = this;
-    while (this.head < slots.length && (slots[this.head] as Slot).onExpire === undefined) this.head++;
+    while (this.head < slots.length && (slots[this.head] as Slot).onExpire === undefined)
+      this.head++;
     if (this.head === slots.length) {
       slots.length = 0;
       this.head = 0;

@@ -437,7 +437,11 @@ class CallContext implements ToolContext {
   }
 }
 
-function execute(tool: BaseTool<unknown>, args: unknown, request: ExecuteRequest): Promise<Outcome> {
+function execute(
+  tool: BaseTool<unknown>,
+  args: unknown,
+  request: ExecuteRequest,
+): Promise<Outcome> {
   const { timeoutMs, callerSignal } = request;
   const name = tool.name;
   if (callerSignal?.aborted) return Promise.resolve({ error: cancelled(name, callerSignal) });
