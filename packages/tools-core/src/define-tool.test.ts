@@ -57,6 +57,52 @@ describe('defineTool', () => {
     expect((failure as ToolError).message).toMatch(/^Invalid arguments for tool 'add': a: /);
   });
 
+  it('accepts any Standard JSON Schema, even one that cannot validate', async () => {
+    const requested: unknown[] = [];
+    // What a schema library other than zod (valibot, arktype) hands over: no validate().
+    const schema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'hand-made',
+        jsonSchema: {
+          input: (options: unknown) => {
+            requested.push(options);
+            return { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
+          },
+          output: () => ({}),
+        },
+        types: undefined as unknown as { input: { q: string }; output: { q: string } },
+      },
+    };
+    const tool = defineTool({
+      name: 'search',
+      description: 'd',
+      parameters: schema,
+      execute: ({ q }) => q.toUpperCase(),
+    });
+    expect(tool.parameters).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      required: ['q'],
+    });
+    expect(requested).toEqual([{ target: 'draft-07' }]);
+    expect(await tool.execute({ q: 'x' }, createToolContext())).toBe('X');
+  });
+
+  it('says which schema libraries work when a Standard Schema has no JSON Schema', () => {
+    const validateOnly = {
+      '~standard': { version: 1, vendor: 'old-lib', validate: () => ({ value: {} }) },
+    };
+    expect(() =>
+      defineTool({
+        name: 'x',
+        description: 'd',
+        parameters: validateOnly as never,
+        execute: () => null,
+      }),
+    ).toThrow(/\(old-lib\) cannot give its JSON Schema/);
+  });
+
   it('refuses bad names and schemas that are not objects', () => {
     const base = { description: 'd', execute: () => null };
     expect(() =>

@@ -1,5 +1,6 @@
 import {
   type AnyTool,
+  createToolContext,
   defineTool,
   Permission,
   type ToolContext,
@@ -326,6 +327,28 @@ describe('ToolRegistry: invoke', () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(seen?.aborted).toBe(true);
     expect(ToolError.isInstance(seen?.reason) && seen?.reason.code).toBe('timeout');
+  });
+
+  it('lets a tool derive a context with createToolContext(context) and keep its signal', async () => {
+    let derived: ToolContext | undefined;
+    let original: ToolContext | undefined;
+    const deriving = defineTool({
+      name: 'deriving',
+      description: 'd',
+      parameters: { type: 'object' },
+      execute: async (_args, context) => {
+        original = context;
+        derived = createToolContext(context);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return null;
+      },
+    });
+    const registry = new ToolRegistry({ timeoutMs: 20 }).register(deriving);
+    await registry.invoke('deriving', {}, { context: { toolCallId: 'c9' } });
+    expect(derived?.signal).toBe(original?.signal);
+    expect(derived?.signal.aborted).toBe(true);
+    expect(derived?.traceId).toBe(original?.traceId);
+    expect(derived?.toolCallId).toBe('c9');
   });
 
   it('passes context fields it does not know through to the tool', async () => {
