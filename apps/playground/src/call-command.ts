@@ -61,24 +61,36 @@ export async function callCommand(
   const { terminal } = options;
   const c = terminal.colors;
   const controller = new AbortController();
+  const display = terminal.interactive && !options.json ? new ProgressDisplay(terminal) : undefined;
   const interrupt = new Interrupt(
-    () => controller.abort(new Error('Cancelled with Ctrl-C.')),
     () => {
+      display?.stop();
+      terminal.err.write(
+        `${c.yellow('⏹ Ctrl-C: cancelling the call… (press again to quit at once)')}\n`,
+      );
+      controller.abort(new Error('Cancelled with Ctrl-C.'));
+    },
+    () => {
+      display?.stop();
+      terminal.err.write(`${c.yellow('⏹ Ctrl-C again: quitting at once, MCP servers killed.')}\n`);
       killNow(session.serverPids());
       process.exit(ExitCode.interrupted);
     },
   ).install();
-  const display = terminal.interactive && !options.json ? new ProgressDisplay(terminal) : undefined;
   try {
     if (!session.registry.has(name)) {
       const names = session.registry.listTools();
-      const close = names.filter(
-        (candidate) => candidate.includes(name) || name.includes(candidate),
-      );
+      const close =
+        name.trim().length < 2
+          ? []
+          : names
+              .filter((candidate) => candidate.includes(name) || name.includes(candidate))
+              .slice(0, 4);
       throw new PlaygroundError(
         `Unknown tool '${name}'.${close.length > 0 ? ` Did you mean ${close.map((item) => `'${item}'`).join(' or ')}?` : ''} The tools command lists all ${names.length}.`,
       );
     }
+    let lastPlainProgress: number | undefined;
     const progress = (update: ToolProgress) => {
       if (options.json) {
         terminal.out.write(
@@ -87,6 +99,11 @@ export async function callCommand(
       } else if (display !== undefined) {
         display.update('call', name, update);
       } else {
+        // Not a terminal: at most one line a second (and always the last), as in the flows.
+        const now = performance.now();
+        const done = update.total !== undefined && update.progress >= update.total;
+        if (lastPlainProgress !== undefined && now - lastPlainProgress < 1000 && !done) return;
+        lastPlainProgress = now;
         const total = update.total === undefined ? '' : `/${update.total}`;
         terminal.out.write(
           `… progress ${update.progress}${total}${update.message === undefined ? '' : ` ${update.message}`}\n`,
@@ -109,7 +126,9 @@ export async function callCommand(
       terminal.out.write(
         `${c.green('✓')} ${c.bold(name)} ${c.dim(formatDuration(invocation.durationMs))}\n`,
       );
-      terminal.out.write(`${JSON.stringify(output.value, null, 2)}\n`);
+      // A text result (what most MCP tools return) is shown as text, anything else as JSON.
+      const value = output.value;
+      terminal.out.write(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
     } else {
       terminal.err.write(
         `${c.red('✗')} ${c.bold(name)} ${c.dim(formatDuration(invocation.durationMs))} ${c.red(`${output.error.code}: ${output.error.message}`)}\n`,

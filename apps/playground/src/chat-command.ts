@@ -35,7 +35,8 @@ const commandHelp =
 /**
  * `agcore-playground chat`: an interactive session with every tool (built-in, bundled MCP
  * servers, mcp.json). Ctrl-C cancels the running turn (the history stays whole) and, at the
- * prompt, twice in a row quits; so does `/exit` or end of input.
+ * prompt, twice in a row quits; so does `/exit` or end of input. SIGTERM cancels the turn and
+ * ends the session the same way. Resolves to 0, or 143 after SIGTERM.
  *
  * @throws {PlaygroundError} when a server does not start or mcp.json is malformed.
  */
@@ -67,22 +68,36 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
   let cycle = makeCycle();
 
   const input = options.input ?? process.stdin;
+  const lineEditing = process.stdin.isTTY === true && terminal.interactive;
+  const promptText = `${c.bold(c.cyan('you'))} ${c.dim('›')} `;
   const rl = readline.createInterface({
     input,
     output: terminal.out,
-    terminal: process.stdin.isTTY === true && terminal.interactive,
-    prompt: `${c.bold(c.cyan('you'))} ${c.dim('›')} `,
+    terminal: lineEditing,
+    prompt: promptText,
     historySize: 200,
   });
-  const say = (text: string) => terminal.out.write(`${text}\n`);
   // Piped input may end (and close readline) while a turn still runs; Node 22+ throws on a
-  // prompt after close, so prompt only while readline is open.
+  // prompt after close, so readline prompts only while open. Without line editing the prompt
+  // is written directly and each line read is echoed after it (nothing else echoes it), so a
+  // piped session reads as a transcript however fast its lines arrive.
   let inputClosed = false;
   rl.on('close', () => {
     inputClosed = true;
   });
+  let promptShown = false;
   const prompt = () => {
-    if (!inputClosed) rl.prompt();
+    if (lineEditing) {
+      if (!inputClosed) rl.prompt();
+      return;
+    }
+    terminal.out.write(promptText);
+    promptShown = true;
+  };
+  const say = (text: string) => {
+    if (promptShown) terminal.out.write('\n');
+    promptShown = false;
+    terminal.out.write(`${text}\n`);
   };
 
   say(`${c.bold('agcore playground chat')} ${c.dim(`· ${describeModel(options.model)}`)}`);
@@ -95,11 +110,15 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
   say(c.dim(`${commandHelp} · Ctrl-C cancels a turn`));
 
   let turn: AbortController | undefined;
+  /** The running turn's timeline: notes go through it, above any live progress bar. */
+  let turnTimeline: PrettyTimeline | undefined;
   let promptInterrupts = 0;
   let ended = false;
   const onInterrupt = () => {
     if (turn !== undefined) {
-      say(c.yellow('\n⏹ Ctrl-C: cancelling this turn… (the session goes on)'));
+      const note = c.yellow('⏹ Ctrl-C: cancelling this turn… (the session goes on)');
+      if (turnTimeline === undefined) say(note);
+      else turnTimeline.line(note);
       turn.abort(new Error('Cancelled with Ctrl-C.'));
       return;
     }
@@ -109,14 +128,24 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
       rl.close();
       return;
     }
-    say(c.dim('\n(Ctrl-C again, /exit or Ctrl-D to quit)'));
+    // readline leaves the cursor after its prompt; say() ends a prompt of its own.
+    say(c.dim(`${lineEditing ? '\n' : ''}(Ctrl-C again, /exit or Ctrl-D to quit)`));
     prompt();
   };
   rl.on('SIGINT', onInterrupt);
   process.on('SIGINT', onInterrupt);
+  // SIGTERM ends the session as /exit does (the running turn is cancelled, the servers are
+  // stopped, the sandbox removed); a second one quits at once.
+  let terminated = false;
   const onTerm = () => {
-    killNow(session.serverPids());
-    process.exit(ExitCode.interrupted);
+    if (terminated) {
+      killNow(session.serverPids());
+      process.exit(ExitCode.terminated);
+    }
+    terminated = true;
+    ended = true;
+    turn?.abort(new Error('Terminated (SIGTERM).'));
+    rl.close();
   };
   process.on('SIGTERM', onTerm);
 
@@ -194,6 +223,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     const controller = new AbortController();
     turn = controller;
     const timeline = new PrettyTimeline(terminal);
+    turnTimeline = timeline;
     const stats = createRunStats();
     let failure: unknown;
     try {
@@ -206,13 +236,14 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
       failure = error;
     } finally {
       turn = undefined;
+      turnTimeline = undefined;
       timeline.settle();
     }
     const outcome = outcomeOf(failure, controller.signal.aborted);
     if (outcome === 'cancelled') {
       say(
         c.yellow(
-          `⏹ turn cancelled; the history is whole (${cycle.messages().length} messages). The session goes on.`,
+          `⏹ turn cancelled; the history is whole (${cycle.messages().length} messages).${terminated ? '' : ' The session goes on.'}`,
         ),
       );
     } else if (failure !== undefined) {
@@ -236,6 +267,10 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     prompt();
     for await (const raw of rl) {
       promptInterrupts = 0;
+      if (!lineEditing) {
+        terminal.out.write(`${raw}\n`);
+        promptShown = false;
+      }
       const line = raw.trim();
       if (line !== '') {
         if (line.startsWith('/')) {
@@ -254,5 +289,5 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     await session.close();
     process.off('SIGTERM', onTerm);
   }
-  return ExitCode.ok;
+  return terminated ? ExitCode.terminated : ExitCode.ok;
 }

@@ -19,8 +19,8 @@ interface CommonOptions {
   readonly model?: string;
   readonly scripted?: boolean;
   readonly mcpConfig?: string;
-  readonly allow: string[];
-  readonly deny: string[];
+  readonly allow?: string[];
+  readonly deny?: string[];
 }
 
 interface FlowOptions extends CommonOptions {
@@ -29,7 +29,10 @@ interface FlowOptions extends CommonOptions {
   readonly history?: boolean;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const collect = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  value,
+];
 
 /** Adds the options every command shares. */
 function withCommonOptions(command: Command): Command {
@@ -45,9 +48,8 @@ function withCommonOptions(command: Command): Command {
       '--allow <permissions>',
       'allow permissions (comma-separated, repeatable): read, write, delete, network, shell, filesystem',
       collect,
-      [],
     )
-    .option('--deny <permissions>', 'deny permissions (comma-separated, repeatable)', collect, []);
+    .option('--deny <permissions>', 'deny permissions (comma-separated, repeatable)', collect);
 }
 
 function common(options: CommonOptions): {
@@ -56,8 +58,8 @@ function common(options: CommonOptions): {
   model: ReturnType<typeof resolveModelSettings>;
 } {
   const terminal = processTerminal({ color: options.color });
-  const allow = parsePermissionList(options.allow, '--allow');
-  const deny = parsePermissionList(options.deny, '--deny');
+  const allow = parsePermissionList(options.allow ?? [], '--allow');
+  const deny = parsePermissionList(options.deny ?? [], '--deny');
   // Commander already folded the environment variables into the options.
   const model = resolveModelSettings(
     {
@@ -71,7 +73,34 @@ function common(options: CommonOptions): {
   return { terminal, policy: buildPolicy(allow, deny), model };
 }
 
-function listFlows(terminal: Terminal): void {
+/** The commands besides running a flow, for the message about an unknown one. */
+const commandNames = ['chat', 'tools', 'call'];
+
+/** A word where a command was expected: says what exists, and `--flow` when it names a flow. */
+function unknownCommand(word: string): PlaygroundError {
+  if (findFlow(word) !== undefined) {
+    return new PlaygroundError(
+      `'${word}' is a flow, not a command: run it with --flow ${word} (--list shows every flow).`,
+    );
+  }
+  const lower = word.toLowerCase();
+  const close = commandNames.filter(
+    (name) => name.startsWith(lower) || lower.startsWith(name) || name === `${lower}s`,
+  );
+  return new PlaygroundError(
+    `Unknown command '${word}'.${close.length > 0 ? ` Did you mean '${close.join("' or '")}'?` : ''} Commands: ${commandNames.join(', ')}; with no command a flow runs (--flow NAME, --list shows them; --help for the rest).`,
+  );
+}
+
+function listFlows(terminal: Terminal, json: boolean): void {
+  if (json) {
+    for (const flow of flows) {
+      terminal.out.write(
+        `${JSON.stringify({ name: flow.name, summary: flow.summary, default: flow.name === defaultFlowName })}\n`,
+      );
+    }
+    return;
+  }
   const c = terminal.colors;
   const width = Math.max(...flows.map((flow) => flow.name.length));
   terminal.out.write(`${c.bold('flows')} ${c.dim('(--flow NAME; the first is the default)')}\n`);
@@ -90,16 +119,33 @@ const program = new Command()
   .version('0.1.0')
   .enablePositionalOptions()
   .showHelpAfterError('(run with --help for usage)')
-  .exitOverride();
+  .exitOverride()
+  .addHelpText(
+    'after',
+    `
+Flows: ${flows.map((flow) => flow.name).join(', ')} (--list describes them).
+
+Examples (at the repository root, \`pnpm playground\` runs agcore-playground):
+  agcore-playground                        the default flow on the scripted model (no API key)
+  agcore-playground --flow cancel          press Ctrl-C while the tool runs
+  agcore-playground --flow filesystem --allow write
+  agcore-playground tools                  every tool, its source and permissions
+  agcore-playground call get_weather '{"city": "Paris"}'
+  agcore-playground chat                   talk to the tools (/help inside)
+  agcore-playground --flow weather --base-url http://127.0.0.1:11434/v1 --model qwen2.5:7b
+`,
+  );
 
 withCommonOptions(program)
   .option('-f, --flow <name>', `the flow to run (see --list)`, defaultFlowName)
   .option('-l, --list', 'list the flows with one line each')
   .option('--history', 'print the message history at the end of every run')
-  .action(async (options: FlowOptions) => {
+  .action(async (options: FlowOptions, command: Command) => {
+    const [word] = command.args;
+    if (word !== undefined) throw unknownCommand(word);
     const { terminal, policy, model } = common(options);
     if (options.list === true) {
-      listFlows(terminal);
+      listFlows(terminal, options.json === true);
       return;
     }
     const flow = findFlow(options.flow);
@@ -125,13 +171,18 @@ withCommonOptions(
       'an interactive session with every tool; /tools /history /permissions /clear /exit',
     ),
 ).action(async (options: CommonOptions) => {
+  if (options.json === true) {
+    throw new PlaygroundError(
+      'chat is interactive and has no --json output; for JSON lines run a flow (--flow NAME --json), tools --json or call --json.',
+    );
+  }
   const { terminal, policy, model } = common(options);
   exitCode = await chatCommand({
     terminal,
     model,
     policy,
-    allow: options.allow,
-    deny: options.deny,
+    allow: options.allow ?? [],
+    deny: options.deny ?? [],
     ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
   });
 });
@@ -180,6 +231,10 @@ withCommonOptions(
   },
 );
 
+// A bare word after the program is reported by the flow action as an unknown command (set
+// here, after the subcommands copied the strict default).
+program.allowExcessArguments(true);
+
 function finish(code: number): void {
   process.exitCode = code;
   // Exit even if a stray handle (a server that ignores its stdin closing) keeps the loop alive.
@@ -194,10 +249,30 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.on('unhandledRejection', (reason) => {
+/** Prints an unexpected error as one line (its stack only with AGCORE_DEBUG set) and exits 1. */
+function crash(reason: unknown): never {
   process.stderr.write(`agcore-playground: ${explainError(reason).message}\n`);
+  if (process.env.AGCORE_DEBUG !== undefined && reason instanceof Error && reason.stack) {
+    process.stderr.write(`${reason.stack}\n`);
+  }
   process.exit(ExitCode.failed);
-});
+}
+process.on('unhandledRejection', crash);
+process.on('uncaughtException', crash);
+
+// A signal that no command handles right now (servers still starting, `tools` listing) ends
+// the process at once; the session's exit hook stops the servers and removes the sandbox. While
+// a command runs it listens too (SIGINT/SIGTERM then cancel cleanly), and this one stands back.
+for (const [signal, code] of [
+  ['SIGINT', ExitCode.interrupted],
+  ['SIGTERM', ExitCode.terminated],
+] as const) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) === 1) process.exit(code);
+  });
+}
+// The terminal went away: nobody can read a cancellation report, so stop and clean up.
+process.on('SIGHUP', () => process.exit(ExitCode.hangup));
 
 try {
   await program.parseAsync(process.argv);

@@ -106,18 +106,21 @@ const weather: Flow = {
 
 const parallel: Flow = {
   name: 'parallel',
-  summary: 'Two tool calls in one turn, run in parallel.',
+  summary:
+    "Two tools in one turn, run in parallel (the design's invoke_all example: get_weather and read_file).",
   servers: [],
-  prompt: () => 'Compare the weather in Tokyo and Paris.',
+  prompt: () => 'What is the weather in Beijing, and what does notes.txt say?',
   script: (): ScriptedTurn[] => [
     {
-      text: 'Checking both cities in parallel.',
+      text: 'Checking the weather and reading the notes at the same time.',
       toolCalls: [
-        { name: 'get_weather', arguments: { city: 'Tokyo' } },
-        { name: 'get_weather', arguments: { city: 'Paris' } },
+        { name: 'get_weather', arguments: { city: 'Beijing' } },
+        { name: 'read_file', arguments: { path: 'notes.txt' } },
       ],
     },
-    { text: 'Tokyo is clear at 24 °C; Paris is partly cloudy at 18 °C, so Tokyo is 6 °C warmer.' },
+    {
+      text: 'Beijing is sunny at 22 °C. notes.txt says agcore turns tools and MCP servers into one registry, checks permissions before a tool runs, and suggests trying the filesystem flow with --allow write.',
+    },
   ],
   expects: () => 'complete',
 };
@@ -214,7 +217,7 @@ const denied: Flow = {
   expects: ({ allows }) => (allows(['shell']) ? 'complete' : 'permission_denied'),
   hint: (_context, outcome) =>
     outcome === 'permission_denied'
-      ? 'run_shell needs the shell permission, which the default policy denies (--allow shell would let it run).'
+      ? 'run_shell needs the shell permission, which this policy denies (the default one does); --allow shell lets it run.'
       : undefined,
 };
 

@@ -1,3 +1,5 @@
+import { childPids, signalChildren } from './child-processes.js';
+
 /**
  * Ctrl-C while something runs: the first press calls `onInterrupt` (cancel cleanly), a second
  * press calls `onForce` (give up waiting). Listens to SIGINT and SIGTERM on the process.
@@ -33,13 +35,11 @@ export class Interrupt {
   }
 }
 
-/** Kills processes right away (used when the user insists on quitting). Never throws. */
+/**
+ * Kills right away (SIGKILL) the given processes and every other child of this process (an MCP
+ * server still in its handshake is not known to its client yet); used when the user insists on
+ * quitting. Only processes that are still children are signalled. Never throws.
+ */
 export function killNow(pids: readonly number[]): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
+  signalChildren([...pids, ...childPids()], 'SIGKILL');
 }

@@ -37,19 +37,27 @@ export function mcpConfigError(file: string, error: unknown, hint = ''): unknown
  * Reads a `mcp.json` in the standard format used by Claude Desktop, Cursor and VS Code and
  * checks it with `parseMcpServersConfig` (which also expands `${env:NAME}` references).
  *
- * @throws {PlaygroundError} (exit 2) when the file is missing, is not JSON, or is not such a
- * file, saying where.
+ * @throws {PlaygroundError} (exit 2) when the path is empty, or the file is missing, unreadable,
+ * not JSON, or not such a file, saying where.
  */
 export async function readMcpConfig(file: string): Promise<McpConfigFile> {
+  if (file.trim() === '') {
+    throw new PlaygroundError('--mcp-config needs the path of a mcp.json file.');
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new PlaygroundError(
-      `Cannot read the MCP config ${file}: ${code === 'ENOENT' ? 'no such file' : String(error)}.`,
-      { cause: error },
-    );
+    const reasons: Record<string, string> = {
+      ENOENT: 'no such file',
+      EISDIR: 'it is a directory; give the path of the JSON file',
+      EACCES: 'permission denied',
+    };
+    const reason =
+      (code === undefined ? undefined : reasons[code]) ??
+      (error instanceof Error ? error.message : String(error));
+    throw new PlaygroundError(`Cannot read the MCP config ${file}: ${reason}.`, { cause: error });
   }
   let json: unknown;
   try {

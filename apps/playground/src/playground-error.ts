@@ -8,6 +8,10 @@ export const ExitCode = Object.freeze({
   usage: 2,
   /** Interrupted by Ctrl-C (128 + SIGINT). */
   interrupted: 130,
+  /** The terminal closed (128 + SIGHUP). */
+  hangup: 129,
+  /** Terminated by SIGTERM while nothing could be cancelled (128 + SIGTERM). */
+  terminated: 143,
 });
 
 /**

@@ -2,6 +2,10 @@ import type { ToolProgress } from '@agcore/tools-core';
 import cliProgress from 'cli-progress';
 import { type Colors, formatDuration, type Terminal } from './terminal.js';
 
+const wrapOn = '\u001b[?7h';
+const wrapOff = '\u001b[?7l';
+const clearBelow = '\u001b[J';
+
 interface BarPayload {
   readonly label: string;
   readonly detail: string;
@@ -85,7 +89,10 @@ export class ProgressDisplay {
       this.#terminal.out.write(`${line}\n`);
       return;
     }
-    this.#multibar.log(`${line}\n`);
+    // cli-progress turns the terminal's line wrap off while bars are drawn (a bar must stay on
+    // one row), which would cut a long line at the terminal's edge. A logged line is written
+    // above the bars with wrap on again, after clearing what is below (the bars are redrawn).
+    this.#multibar.log(`${wrapOn}${clearBelow}${line}\n${wrapOff}`);
     this.#multibar.update();
   }
 

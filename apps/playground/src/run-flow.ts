@@ -9,6 +9,7 @@ import type { PermissionConfig } from '@agcore/tools-permission';
 import { explainError } from './explain-error.js';
 import type { Flow, FlowContext, FlowExpectation } from './flows.js';
 import { Interrupt, killNow } from './interrupt.js';
+import { readMcpConfig } from './mcp-config.js';
 import { describeModel, type ModelSettings } from './model-settings.js';
 import { ExitCode } from './playground-error.js';
 import { describePolicy } from './policy.js';
@@ -77,7 +78,8 @@ export function outcomeOf(error: unknown, cancelled: boolean): RunOutcome {
  * summary; stops every server. Ctrl-C cancels the running request and tools.
  *
  * Resolves to the exit code: 0 when the flow ended as intended, 130 when cancelled, 1 on an
- * unexpected failure. @throws {PlaygroundError} when the session cannot start.
+ * unexpected failure. @throws {PlaygroundError} when mcp.json is unreadable or malformed, or
+ * the session cannot start.
  */
 export async function runFlow(flow: Flow, settings: RunSettings): Promise<number> {
   const { terminal } = settings;
@@ -87,6 +89,9 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
     : new PrettyTimeline(terminal);
   const json = timeline instanceof JsonTimeline ? timeline : undefined;
 
+  // A malformed mcp.json is reported before anything else is printed.
+  const mcpConfig =
+    settings.mcpConfigPath === undefined ? undefined : await readMcpConfig(settings.mcpConfigPath);
   if (json === undefined) {
     terminal.out.write(
       `${c.bold('agcore playground')} ${c.dim('·')} flow ${c.bold(c.cyan(flow.name))} ${c.dim(`— ${flow.summary}`)}\n`,
@@ -97,7 +102,7 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
   const session = await PlaygroundSession.open({
     servers: flow.servers,
     policy: settings.policy,
-    ...(settings.mcpConfigPath === undefined ? {} : { mcpConfigPath: settings.mcpConfigPath }),
+    ...(mcpConfig === undefined ? {} : { mcpConfig }),
   });
   const controller = new AbortController();
   let cancelled = false;
@@ -112,6 +117,10 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
       controller.abort(new Error('Cancelled with Ctrl-C.'));
     },
     () => {
+      // Quit at once: put the terminal back (cursor, line wrap), kill the servers; the
+      // session's exit hook removes the sandbox.
+      timeline.settle();
+      terminal.err.write(`${c.yellow('⏹ Ctrl-C again: quitting at once, MCP servers killed.')}\n`);
       killNow(session.serverPids());
       process.exit(ExitCode.interrupted);
     },
@@ -181,7 +190,14 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
     timeline.settle();
     const outcome = outcomeOf(failure, cancelled);
     const expected = flow.expects(context);
-    const asIntended = outcome === 'cancelled' ? false : expected === 'any' || outcome === expected;
+    // The scripted model follows the flow's script, so its ending is known. A real model
+    // decides for itself (it may answer without the refused call, or stop before maxTurns):
+    // any ending but a failure is what the flow shows then.
+    const followsScript = settings.model.kind === 'scripted';
+    const asIntended =
+      outcome === 'cancelled'
+        ? false
+        : expected === 'any' || outcome === expected || (!followsScript && outcome !== 'failed');
     const exitCode =
       outcome === 'cancelled' ? ExitCode.interrupted : asIntended ? ExitCode.ok : ExitCode.failed;
     const summary = summarize(stats, settings.model.kind === 'scripted');
@@ -212,18 +228,26 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
       terminal.out.write(
         `${c.yellow('⏹ cancelled')}: the request and the running tools were stopped; the history below is whole.\n`,
       );
+    } else if (asIntended) {
+      // The ending this flow demonstrates is its normal output (exit 0), so it goes to stdout.
+      terminal.out.write(
+        `${c.yellow('● ended as this flow shows')}: ${explained?.message ?? String(failure)}\n`,
+      );
     } else {
-      const mark = asIntended ? c.yellow('● ended as this flow shows') : c.red('✗ failed');
-      terminal.err.write(`${mark}: ${explained?.message ?? String(failure)}\n`);
+      terminal.err.write(`${c.red('✗ failed')}: ${explained?.message ?? String(failure)}\n`);
     }
     if (hint !== undefined) terminal.out.write(`${c.cyan('hint')}: ${hint}\n`);
-    if (settings.showHistory || outcome !== 'complete') {
+    if (history.length > 0 && (settings.showHistory || outcome !== 'complete')) {
       terminal.out.write(
         `\n${c.bold('history')} ${c.dim(`(${history.length} messages, what cycle.messages() returns)`)}\n`,
       );
       terminal.out.write(`${renderHistory(history, c, Math.max(40, terminal.columns - 16))}\n`);
     }
-    terminal.out.write(`\n${c.bold('summary')}\n${renderSummary(summary, c)}\n`);
+    // A run that failed before the model answered once (a wrong key, an unknown model) has
+    // nothing to sum up; the error above says it all.
+    if (outcome !== 'failed' || summary.turns > 0 || summary.toolCalls > 0) {
+      terminal.out.write(`\n${c.bold('summary')}\n${renderSummary(summary, c)}\n`);
+    }
     if (settings.model.kind === 'scripted' && outcome === 'complete' && flow.name === 'tour') {
       terminal.out.write(
         `${c.dim('next: --list shows every flow · tools lists the tools · chat talks to them · --help for the rest')}\n`,

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,8 @@ export interface Sandbox {
   readonly dir: string;
   /** Deletes it. Safe to call twice; never throws. */
   remove(): Promise<void>;
+  /** Deletes it at once, for a process that is exiting (no await possible). Never throws. */
+  removeSync(): void;
 }
 
 const notes = `Playground notes
@@ -58,6 +61,13 @@ export async function createSandbox(): Promise<Sandbox> {
     dir,
     remove: async () => {
       await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    },
+    removeSync: () => {
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // Nothing more can be done on the way out.
+      }
     },
   };
 }

@@ -9,6 +9,7 @@ import { PermissionChecker, type PermissionConfig } from '@agcore/tools-permissi
 import { ToolRegistry } from '@agcore/tools-registry';
 import { createBuiltinTools } from './builtin-tools.js';
 import { type BundledServer, bundledServerConfig } from './bundled-servers.js';
+import { childPids, isOurChild, signalChildren } from './child-processes.js';
 import { type McpConfigFile, mcpConfigError, readMcpConfig } from './mcp-config.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
@@ -29,10 +30,36 @@ export interface SessionOptions {
   readonly servers: readonly BundledServer[];
   /** A `mcp.json` with more servers (standard `mcpServers` format). */
   readonly mcpConfigPath?: string;
+  /** The same, already read with `readMcpConfig` (wins over `mcpConfigPath`). */
+  readonly mcpConfig?: McpConfigFile;
   /** The permission policy. */
   readonly policy: PermissionConfig;
   /** Milliseconds to wait for each MCP server's handshake (default 20 000). */
   readonly connectTimeoutMs?: number;
+}
+
+/** Sessions opened and not yet closed; what the exit hook cleans up. */
+const openSessions = new Set<PlaygroundSession>();
+let exitHookInstalled = false;
+
+/**
+ * Makes sure no exit path leaves a server or a sandbox behind: a second Ctrl-C, a closed pipe
+ * (`| head`), SIGTERM or SIGHUP end the process with `process.exit` while a session may still be
+ * open, and nothing can be awaited then. The hook stops what is left synchronously.
+ */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    if (openSessions.size === 0) return;
+    // A server still in its handshake is not known to its client yet: every child goes.
+    const pids = new Set(childPids());
+    for (const session of openSessions) {
+      for (const pid of session.serverPids()) pids.add(pid);
+      session.abandon();
+    }
+    signalChildren(pids, 'SIGTERM');
+  });
 }
 
 /**
@@ -50,6 +77,8 @@ export class PlaygroundSession {
   readonly sources = new Map<string, ToolSource>();
   #servers: McpServers | undefined;
   #closed: Promise<void> | undefined;
+  /** Every stdio server pid seen, so a server that is slow to stop can still be killed. */
+  readonly #pids = new Set<number>();
 
   private constructor(sandbox: Sandbox, policy: PermissionConfig) {
     this.sandbox = sandbox;
@@ -65,9 +94,14 @@ export class PlaygroundSession {
    */
   static async open(options: SessionOptions): Promise<PlaygroundSession> {
     const file =
-      options.mcpConfigPath === undefined ? undefined : await readMcpConfig(options.mcpConfigPath);
+      options.mcpConfig ??
+      (options.mcpConfigPath === undefined
+        ? undefined
+        : await readMcpConfig(options.mcpConfigPath));
     const sandbox = await createSandbox();
     const session = new PlaygroundSession(sandbox, options.policy);
+    installExitHook();
+    openSessions.add(session);
     try {
       for (const tool of createBuiltinTools({ sandboxDir: sandbox.dir })) {
         session.registry.register(tool, { category: 'built-in' });
@@ -116,6 +150,7 @@ export class PlaygroundSession {
     }
     this.#servers = servers;
     const { connected, failed } = await servers.connect();
+    this.#rememberPids();
     const failures = failed.map((failure) => failure.error.message);
     // `tools()` leaves out a server whose listing fails and tells only `onError` (where stray
     // output of a live server goes too); listing first makes it a start failure with its reason.
@@ -182,9 +217,19 @@ export class PlaygroundSession {
     return this.registry.get(name)?.requiredPermissions ?? [];
   }
 
-  /** Process ids of the stdio MCP servers that are running. Never throws. */
+  /**
+   * Process ids of the stdio MCP servers that still run, including one that `close()` is
+   * still waiting for (its client no longer reports the pid then). Never throws.
+   */
   serverPids(): number[] {
-    return this.clients.map((client) => client.pid).filter((pid) => pid !== undefined);
+    this.#rememberPids();
+    return [...this.#pids].filter(isOurChild);
+  }
+
+  #rememberPids(): void {
+    for (const client of this.clients) {
+      if (client.pid !== undefined) this.#pids.add(client.pid);
+    }
   }
 
   /** Stops every MCP server and removes the sandbox. Safe to call twice; never throws. */
@@ -192,7 +237,18 @@ export class PlaygroundSession {
     this.#closed ??= (async () => {
       await this.#servers?.close();
       await this.sandbox.remove();
+      openSessions.delete(this);
     })();
     return this.#closed;
+  }
+
+  /**
+   * For a process that exits before `close()` finished: sends SIGTERM to the servers that
+   * still run and removes the sandbox, synchronously. Never throws.
+   */
+  abandon(): void {
+    openSessions.delete(this);
+    signalChildren(this.serverPids(), 'SIGTERM');
+    this.sandbox.removeSync();
   }
 }

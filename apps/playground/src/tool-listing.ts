@@ -77,13 +77,26 @@ export function renderToolTable(
   colors: Colors,
   columns: number,
 ): string {
+  // Names and sources are never cut (they are what `call` and mcp.json need); permissions
+  // and arguments wrap.
+  const widest = (values: readonly string[], title: string) =>
+    Math.max(title.length, ...values.map((value) => value.length)) + 2;
+  const nameWidth = widest(
+    tools.map((tool) => tool.name),
+    'tool',
+  );
+  const sourceWidth = widest(
+    tools.map((tool) => tool.source),
+    'source',
+  );
+  const fixed = nameWidth + sourceWidth + 22 + 9 + 6;
   const table = new Table({
     head: ['tool', 'source', 'permissions', 'policy', 'arguments'].map((title) =>
       colors.bold(title),
     ),
     style: { head: [], border: [], compact: true },
     wordWrap: true,
-    colWidths: [36, 20, 22, 9, Math.max(30, Math.min(columns, 200) - 36 - 20 - 22 - 9 - 6)],
+    colWidths: [nameWidth, sourceWidth, 22, 9, Math.max(30, Math.min(columns, 200) - fixed)],
   });
   for (const tool of tools) {
     const permissions =

@@ -26,6 +26,25 @@ describe('bad input: a clear message, a non-zero exit, never a stack trace', () 
     expect(result.stderr).not.toMatch(noStack);
   });
 
+  it('an unknown command: what exists, and --flow when the word is a flow', async () => {
+    const unknown = await runCli(['foo']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown command 'foo'. Commands: chat, tools, call;");
+    const typo = await runCli(['tool']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("Unknown command 'tool'. Did you mean 'tools'?");
+    const flow = await runCli(['weather']);
+    expect(flow.code).toBe(2);
+    expect(flow.stderr).toContain("'weather' is a flow, not a command: run it with --flow weather");
+    const chatJson = await runCli(['chat', '--json']);
+    expect(chatJson.code).toBe(2);
+    expect(chatJson.stderr).toContain('chat is interactive and has no --json output');
+    for (const result of [unknown, typo, flow, chatJson]) {
+      expect(result.stdout).toBe('');
+      expect(result.stderr).not.toMatch(noStack);
+    }
+  });
+
   it('an unknown option and a bad permission', async () => {
     const option = await runCli(['--flw', 'weather']);
     expect(option.code).toBe(2);
@@ -51,7 +70,14 @@ describe('bad input: a clear message, a non-zero exit, never a stack trace', () 
     const missing = await runCli(['tools', '--mcp-config', path.join(dir, 'missing.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such file');
-    for (const result of [notJson, shape, missing]) expect(result.stderr).not.toMatch(noStack);
+    const directory = await runCli(['--flow', 'weather', '--mcp-config', dir]);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toContain(`Cannot read the MCP config ${dir}: it is a directory`);
+    // Reported before the flow prints anything.
+    expect(directory.stdout).toBe('');
+    for (const result of [notJson, shape, missing, directory]) {
+      expect(result.stderr).not.toMatch(noStack);
+    }
   });
 
   it('an MCP server that does not start (exits at once, or its command is missing)', async () => {
@@ -178,6 +204,45 @@ describe('a real OpenAI-compatible endpoint (a local server speaking the wire fo
     expect(result.stdout).not.toContain(goodKey);
   });
 
+  it('a real model decides how a flow ends: a refusal flow that the model completes exits 0', async () => {
+    // The local model calls get_weather and answers; it never tries run_shell.
+    const result = await runCli([
+      '--flow',
+      'denied',
+      '--base-url',
+      server.baseURL,
+      '--api-key',
+      goodKey,
+      '--model',
+      knownModel,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('✔ done');
+    expect(result.stdout).toContain('you › Run `ls -la` in the sandbox');
+  });
+
+  it('chat on the endpoint: the prompt goes to the model with the tools', async () => {
+    const result = await runCli(
+      ['chat', '--base-url', server.baseURL, '--api-key', goodKey, '--model', knownModel],
+      { input: 'what is the weather?\n/exit\n' },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`model: ${knownModel} at ${server.baseURL}`);
+    expect(result.stdout).not.toContain('The scripted model understands');
+    expect(result.stdout).toMatch(/✓ get_weather \d+ ms \{"city":"Beijing"/);
+    expect(result.stdout).toContain('assistant › The tool says: ');
+    const request = server.requests.at(-2)?.body as {
+      messages: Array<{ role: string; content: string }>;
+      tools: unknown[];
+    };
+    expect(request.messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: 'what is the weather?',
+    });
+    // Built-in and MCP tools (both bundled servers run in chat).
+    expect(request.tools.length).toBeGreaterThan(20);
+  });
+
   it('takes the endpoint from OPENAI_BASE_URL / OPENAI_API_KEY / AGCORE_MODEL', async () => {
     const result = await runCli(['--flow', 'weather', '--json'], {
       env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: goodKey, AGCORE_MODEL: knownModel },
@@ -212,6 +277,9 @@ describe('a real OpenAI-compatible endpoint (a local server speaking the wire fo
     expect(result.stderr).toContain('Incorrect API key provided');
     expect(result.stdout + result.stderr).not.toContain('sk-wrong-key-999');
     expect(result.stderr).not.toMatch(noStack);
+    // Nothing happened, so no empty history and no table of zeros around the message.
+    expect(result.stdout).not.toContain('history');
+    expect(result.stdout).not.toContain('summary');
   });
 
   it('a model that does not exist (404 model_not_found): clear message, exit 1', async () => {

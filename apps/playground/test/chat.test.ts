@@ -22,6 +22,9 @@ describe('chat, driven through stdin', () => {
     const out = result.stdout;
     expect(out).toContain('agcore playground chat');
     expect(out).toContain('model: scripted');
+    // Piped input is echoed after the prompt, so the output reads as a transcript.
+    expect(out).toContain('you › weather in Paris\n── turn 1');
+    expect(out).toContain('you › /exit\nbye');
     expect(out).toMatch(/✓ get_weather \d+ ms \{"city":"Paris","temperature":18/);
     expect(out).toMatch(/\(2 turns · 1 tool call · 0 failed · ~\d+ tokens · /);
     // /tools

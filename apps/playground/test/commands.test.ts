@@ -18,6 +18,11 @@ describe('tools and call', () => {
       /│ filesystem__write_file\s+│ mcp:filesystem\s+│ write \(override\)\s+│ refused/,
     );
     expect(out).toMatch(/│ filesystem__move_file\s+│ mcp:filesystem\s+│ write, delete\s+│ refused/);
+    // Names are what `call` takes: never cut, even the longest.
+    expect(out).toMatch(
+      /│ everything__trigger-long-running-operation\s+│ mcp:everything\s+│ read \(annotations\)/,
+    );
+    expect(out).not.toMatch(/^│ \S+…/m);
   });
 
   it('tools --json: one tool per line with its full schema; --allow changes the verdicts', async () => {
@@ -49,6 +54,14 @@ describe('tools and call', () => {
       city: 'Paris',
       temperature: 18,
     });
+  });
+
+  it('call prints a text result (what MCP tools mostly return) as text', async () => {
+    const result = await runCli(['call', 'everything__get-sum', '{"a": 1, "b": 2}']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^✓ everything__get-sum \d+ ms$/);
+    expect(lines[1]).toBe('The sum of 1 and 2 is 3.');
   });
 
   it('call runs an MCP tool, with progress, and --json prints the result', async () => {
@@ -97,6 +110,9 @@ describe('tools and call', () => {
     const unknown = await runCli(['call', 'get-sum', '{}']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown tool 'get-sum'. Did you mean 'everything__get-sum'?");
+    const empty = await runCli(['call', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/Unknown tool ''\. The tools command lists all \d+\./);
     const badJson = await runCli(['call', 'get_weather', '{city: Paris}']);
     expect(badJson.code).toBe(2);
     expect(badJson.stderr).toContain('The arguments are not valid JSON');

@@ -47,18 +47,35 @@ describe('scripted flows (plain text)', () => {
     expect(result.stdout).toMatch(/│ turns\s+│\s+2 │/);
   });
 
-  it('parallel: two calls in one turn, both before the turn completes', async () => {
+  it('parallel: two tools in one turn, both started before either result', async () => {
     const result = await runCli(['--flow', 'parallel']);
     expect(result.code).toBe(0);
     const out = result.stdout;
-    const tokyo = out.indexOf('→ get_weather {"city":"Tokyo"}');
-    const paris = out.indexOf('→ get_weather {"city":"Paris"}');
+    const weather = out.indexOf('→ get_weather {"city":"Beijing"}');
+    const notes = out.indexOf('→ read_file {"path":"notes.txt"}');
     const turnEnd = out.indexOf('⏎ turn 1 complete: tool_calls');
-    expect(tokyo).toBeGreaterThan(0);
-    expect(paris).toBeGreaterThan(tokyo);
-    expect(turnEnd).toBeGreaterThan(paris);
-    expect(out.match(/✓ get_weather/g)).toHaveLength(2);
+    expect(weather).toBeGreaterThan(0);
+    expect(notes).toBeGreaterThan(weather);
+    expect(turnEnd).toBeGreaterThan(notes);
+    expect(out).toMatch(/✓ get_weather \d+ ms \{"city":"Beijing","temperature":22/);
+    expect(out).toMatch(
+      /✓ read_file \d+ ms \{"path":"notes\.txt","bytes":\d+,"content":"Playground notes/,
+    );
+    expect(out.indexOf('✓ get_weather')).toBeGreaterThan(turnEnd);
+    expect(out).toContain('── turn 2');
     expect(out).not.toContain('turn 3');
+    expect(out).toMatch(/│ tool calls\s+│\s+2 │/);
+    // --json: both executions start before either completes.
+    const json = await runCli(['--flow', 'parallel', '--json']);
+    const types = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { type: string }).type);
+    const started = types.flatMap((type, index) =>
+      type === 'tool_execution_started' ? [index] : [],
+    );
+    expect(started).toHaveLength(2);
+    expect(types.indexOf('tool_execution_completed')).toBeGreaterThan(Math.max(...started));
   });
 
   it('mcp: echo, get-sum and the long-running operation on server-everything', async () => {
@@ -80,7 +97,9 @@ describe('scripted flows (plain text)', () => {
     expect(result.stdout).toMatch(
       /✗ filesystem__write_file \d+ ms permission_denied: .*needs 'write'/,
     );
-    expect(result.stderr).toContain('ended as this flow shows');
+    // The ending the flow demonstrates is normal output: stdout, exit 0, nothing on stderr.
+    expect(result.stdout).toContain('● ended as this flow shows: tool_error');
+    expect(result.stderr).toBe('');
     expect(result.stdout).toContain(
       'hint: The default policy allows read and network only. Run again with --allow write',
     );
@@ -122,6 +141,12 @@ describe('scripted flows (plain text)', () => {
     );
     expect(result.stdout).toMatch(/ 3 tool\s+call_\d+ Error \[permission_denied\]/);
     expect(result.stdout).toMatch(/│ failures\s+│\s+1 │/);
+    expect(result.stdout).toContain('hint: run_shell needs the shell permission');
+    // With --allow shell the same flow really runs the command and completes.
+    const allowed = await runCli(['--flow', 'denied', '--allow', 'shell']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/✓ run_shell \d+ ms \{"exitCode":0,"stdout":"total /);
+    expect(allowed.stdout).toContain('✔ done');
   });
 
   it('recover: invalid arguments go back to the model, which corrects itself', async () => {
@@ -136,7 +161,8 @@ describe('scripted flows (plain text)', () => {
   it('max-turns: stops after 3 turns with max_turns_exceeded and keeps the history', async () => {
     const result = await runCli(['--flow', 'max-turns']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('max_turns_exceeded');
+    expect(result.stdout).toContain('● ended as this flow shows: max_turns_exceeded');
+    expect(result.stderr).toBe('');
     expect(result.stdout).toContain('history (7 messages');
     expect(result.stdout).not.toContain('turn 4');
     expect(result.stdout).not.toContain('"city":"Paris"');
@@ -189,6 +215,28 @@ describe('scripted flows (plain text)', () => {
     ]) {
       expect(result.stdout).toMatch(new RegExp(`^  ${name}\\s+\\S`, 'm'));
     }
+  });
+
+  it('--help: the options, the commands, the flows and examples', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: agcore-playground [options] [command]');
+    expect(result.stdout).toMatch(/--mcp-config <file>/);
+    expect(result.stdout).toMatch(/call \[options\] <name> \[arguments\]/);
+    expect(result.stdout).toContain('Flows: tour, weather, parallel, mcp, filesystem, denied');
+    expect(result.stdout).toContain('agcore-playground call get_weather \'{"city": "Paris"}\'');
+  });
+
+  it('--list --json: one flow per line', async () => {
+    const result = await runCli(['--list', '--json']);
+    expect(result.code).toBe(0);
+    const listed = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; summary: string; default: boolean });
+    expect(listed).toHaveLength(11);
+    expect(listed[0]).toMatchObject({ name: 'tour', default: true });
+    expect(listed.find((flow) => flow.name === 'cancel')?.summary).toContain('Ctrl-C');
   });
 
   it('colours on request (FORCE_COLOR), none with NO_COLOR', async () => {
