@@ -24,6 +24,7 @@ export type {
   McpServerFailure,
   McpServersConnectResult,
   McpServersOptions,
+  McpServersToolsResult,
 } from './mcp-servers.js';
 export { McpServers } from './mcp-servers.js';
 export type { McpErrorCode, McpToolErrorOptions } from './mcp-tool-error.js';

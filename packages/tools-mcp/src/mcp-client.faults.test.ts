@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import type { ToolError } from '@agcore/tools-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient, type McpToolError, type McpToolInfo } from './index.js';
-import { faultServer, isAlive, tempDir } from './test-support/servers.js';
+import {
+  faultServer,
+  isAlive,
+  loggedFaultServer,
+  logLines,
+  tempDir,
+} from './test-support/servers.js';
 
 async function failure(promise: Promise<unknown>): Promise<McpToolError> {
   try {
@@ -19,7 +25,8 @@ describe('McpClient start-up failures', () => {
     const client = new McpClient(
       'ghost',
       { type: 'stdio', command: 'agcore-no-such-command-4711' },
-      { timeoutMs: 20_000 },
+      // Far beyond the test's own limit: only an immediate failure passes.
+      { connectTimeoutMs: 600_000 },
     );
     const error = await failure(client.connect());
     expect(error.code).toBe('mcp_error');
@@ -31,7 +38,7 @@ describe('McpClient start-up failures', () => {
 
   it('reports a server that exits during start-up with its exit code and stderr', async () => {
     const client = new McpClient('broken', faultServer('fault-server.mjs', 'startup-exit'), {
-      timeoutMs: 20_000,
+      connectTimeoutMs: 600_000,
     });
     const error = await failure(client.connect());
     expect(error.code).toBe('mcp_error');
@@ -57,7 +64,8 @@ describe('McpClient when the server dies mid-call', () => {
   it('rejects every pending call with mcp_error naming the server and exit code, then fails fast', async () => {
     const errors: Error[] = [];
     const client = new McpClient('crashy', faultServer('fault-server.mjs', 'exit-mid-call'), {
-      timeoutMs: 20_000,
+      // Far beyond the test's own limit: the calls must fail because the server died.
+      timeoutMs: 600_000,
       onError: (error) => errors.push(error),
     });
     await client.connect();
@@ -80,6 +88,84 @@ describe('McpClient when the server dies mid-call', () => {
     await client.reconnect();
     expect((await client.callTool('echo', { message: 'back' })).value).toBe('back');
     await client.close();
+  });
+
+  it('names the signal when the server is killed mid-call', async () => {
+    const client = new McpClient('killed', faultServer('fault-server.mjs', 'exit-mid-call'), {
+      timeoutMs: 600_000,
+    });
+    await client.connect();
+    const pending = client.callTool('hang');
+    process.kill(client.pid ?? 0, 'SIGKILL');
+    const error = await failure(pending);
+    expect(error.code).toBe('mcp_error');
+    expect(error.signal).toBe('SIGKILL');
+    expect(error.exitCode).toBeNull();
+    expect(error.message).toMatch(/'killed'.*killed by signal SIGKILL/);
+    await client.close();
+  });
+
+  it('rejects pending calls even when a grandchild keeps the server stdout open', async () => {
+    const dir = await tempDir('grandchild');
+    const logFile = join(dir.path, 'log');
+    const client = new McpClient('parent', loggedFaultServer('grandchild', logFile), {
+      timeoutMs: 600_000,
+    });
+    try {
+      await client.connect();
+      const error = await failure(client.callTool('crash'));
+      expect(error.code).toBe('mcp_error');
+      expect(error.exitCode).toBe(3);
+      expect(client.isConnected).toBe(false);
+    } finally {
+      await client.close();
+      const line = (await logLines(logFile)).find((entry) => entry.startsWith('grandchild '));
+      const pid = Number(line?.split(' ')[1]);
+      if (pid > 0 && isAlive(pid)) process.kill(pid, 'SIGKILL');
+      await dir.remove();
+    }
+  });
+
+  it('drains a chatty stderr (the server never blocks) and keeps only a bounded tail', async () => {
+    const client = new McpClient('chatty', faultServer('fault-server.mjs', 'chatty'), {
+      timeoutMs: 600_000,
+      stderrLimitBytes: 1_000,
+    });
+    await client.connect();
+    expect((await client.callTool('echo', { message: 'heard' })).value).toBe('heard');
+    const error = await failure(client.callTool('crash'));
+    expect(error.code).toBe('mcp_error');
+    expect(error.stderr?.length).toBeLessThanOrEqual(1_000);
+    expect(error.stderr).toMatch(/chatter[\s\S]*panic: simulated crash/);
+    expect(error.message.length).toBeLessThan(3_000);
+    await client.close();
+  });
+
+  it('fails fast, and does not crash the host, when the server closes its stdin (EPIPE)', async () => {
+    const errors: Error[] = [];
+    const client = new McpClient('deaf', faultServer('fault-server.mjs', 'exit-mid-call'), {
+      timeoutMs: 600_000,
+      closeGraceMs: 300,
+      onError: (error) => errors.push(error),
+    });
+    try {
+      await client.connect();
+      expect((await client.callTool('close-stdin')).value).toBe('closing stdin');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The first write after that hits a closed pipe: the call must fail now, not in 10 minutes.
+      const error = await failure(client.callTool('echo', { message: 'anyone?' }));
+      expect(error.code).toBe('mcp_error');
+      expect(error.message).toMatch(/'deaf'/);
+      expect(error.message).toMatch(/EPIPE|stdin/);
+      expect(client.isConnected).toBe(false);
+      expect((await failure(client.callTool('echo', { message: 'x' }))).message).toMatch(
+        /unavailable/,
+      );
+      await client.reconnect();
+      expect((await client.callTool('echo', { message: 'back' })).value).toBe('back');
+    } finally {
+      await client.close();
+    }
   });
 
   it('reconnects by itself when asked to, without replaying the call that was in flight', async () => {
@@ -175,12 +261,17 @@ describe('McpClient against misbehaving servers', () => {
       'env',
       'add-tool',
       'fail',
+      'close-stdin',
+      'steps',
+      'media',
+      'structured-image',
     ]);
     await client.callTool('add-tool');
     await expect.poll(() => changes.length, { timeout: 10_000 }).toBe(1);
+    // The new tool is on the last page: only a re-list of every page finds it.
     expect(changes[0]?.map((tool) => tool.name)).toContain('added-1');
-    expect(changes[0]).toHaveLength(8);
-    expect(await client.listTools()).toHaveLength(8);
+    expect(changes[0]).toHaveLength(12);
+    expect(await client.listTools()).toHaveLength(12);
     await client.close();
   });
 

@@ -15,8 +15,9 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { CallAbort } from './call-abort.js';
 import { type McpToolResult, toToolResult } from './call-result.js';
-import { McpToolError } from './mcp-tool-error.js';
+import { type McpErrorCode, McpToolError } from './mcp-tool-error.js';
 import { createMcpTools, type McpTool, type McpToolsOptions } from './mcp-tools.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import { ObservedStdioTransport } from './stdio-process.js';
@@ -132,10 +133,15 @@ interface Connection {
   readonly stderr: StderrBuffer;
   closedByUs: boolean;
   timedOut: boolean;
-  fatal: Error | undefined;
+  /** Why the client stopped a stdio server it could no longer talk to. */
+  fatal: { readonly error: Error; readonly what: string } | undefined;
   lost: McpToolError | undefined;
   /** Calls in flight that listen to progress. */
   progressCalls: number;
+  /** HTTP: a ping is checking whether the server is still there. */
+  checking: boolean;
+  /** HTTP: why the server was found unreachable, when it was. */
+  unreachable: string | undefined;
 }
 
 interface ToolCache {
@@ -169,6 +175,8 @@ export class McpClient {
   readonly transport: McpTransportConfig;
   private readonly options: McpClientOptions;
   private timeoutMs: number;
+  /** The options of a call with none of its own: one frozen object, not one per call. */
+  private defaultRequest: RequestOptions;
   private current: Connection | undefined;
   private state: 'idle' | 'connected' | 'lost' | 'closed' = 'idle';
   private opening: Promise<Connection> | undefined;
@@ -191,6 +199,7 @@ export class McpClient {
     this.transport = transport;
     this.options = options;
     this.timeoutMs = checkDuration('timeoutMs', options.timeoutMs ?? defaultTimeoutMs);
+    this.defaultRequest = Object.freeze({ timeout: this.timeoutMs });
     if (options.connectTimeoutMs !== undefined)
       checkDuration('connectTimeoutMs', options.connectTimeoutMs);
   }
@@ -202,6 +211,7 @@ export class McpClient {
    */
   withTimeout(ms: number): this {
     this.timeoutMs = checkDuration('timeoutMs', ms);
+    this.defaultRequest = Object.freeze({ timeout: this.timeoutMs });
     return this;
   }
 
@@ -294,42 +304,42 @@ export class McpClient {
    *   `notifications/cancelled`); `mcp_timeout` after the time limit; `mcp_error` when the
    *   server dies (naming its exit code or signal) or cannot be reached;
    *   `mcp_not_initialized` before `connect()` or after `close()`.
+   * @throws {TypeError} when `options.timeoutMs` is not a positive number.
    */
   async callTool(
     name: string,
     args: JsonObject = {},
-    options: McpCallOptions = {},
+    options?: McpCallOptions,
   ): Promise<McpToolResult> {
     const connection =
       this.state === 'connected' && this.current !== undefined
         ? this.current
         : await this.ready(name);
-    const signal = options.signal;
-    if (signal?.aborted === true) throw this.cancelledError(name);
-    const timeout = options.timeoutMs ?? this.timeoutMs;
-    const request: RequestOptions = { timeout };
-    let unlink: (() => void) | undefined;
-    if (signal !== undefined) {
-      // The SDK never removes its abort listener: give it a signal of its own per call.
-      const controller = new AbortController();
-      const onAbort = (): void => controller.abort(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      unlink = () => signal.removeEventListener('abort', onAbort);
-      request.signal = controller.signal;
-    }
-    const onProgress = options.onProgress;
-    if (onProgress !== undefined) {
-      request.onprogress = (progress) => {
-        onProgress({
-          progress: progress.progress,
-          ...(progress.total === undefined ? {} : { total: progress.total }),
-          ...(progress.message === undefined ? {} : { message: progress.message }),
-        });
-      };
-      request.resetTimeoutOnProgress = true;
-      const total = options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs;
-      if (total !== undefined) request.maxTotalTimeout = total;
-      connection.progressCalls++;
+    let request = this.defaultRequest;
+    let abort: CallAbort | undefined;
+    let onProgress: ((update: ToolProgress) => void) | undefined;
+    if (options !== undefined) {
+      const signal = options.signal;
+      const timeout = options.timeoutMs;
+      onProgress = options.onProgress;
+      if (signal !== undefined || onProgress !== undefined || timeout !== undefined) {
+        if (signal?.aborted === true) throw this.cancelledError(name);
+        const timeoutMs =
+          timeout === undefined ? this.timeoutMs : checkDuration('timeoutMs', timeout);
+        abort = signal === undefined ? undefined : CallAbort.follow(signal);
+        // One literal with every field, so that the SDK always sees objects of one shape.
+        request = {
+          timeout: timeoutMs,
+          signal: abort?.sdkSignal(),
+          onprogress: onProgress === undefined ? undefined : progressForwarder(onProgress),
+          resetTimeoutOnProgress: onProgress !== undefined,
+          maxTotalTimeout:
+            onProgress === undefined
+              ? undefined
+              : (options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs),
+        };
+        if (onProgress !== undefined) connection.progressCalls++;
+      }
     }
     let raw: Awaited<ReturnType<Client['callTool']>>;
     try {
@@ -338,14 +348,26 @@ export class McpClient {
       throw this.mapError(error, connection, {
         operation: 'call',
         toolName: name,
-        timeout,
-        aborted: isAborted(signal),
+        timeout: request.timeout ?? this.timeoutMs,
+        aborted: abort?.aborted === true,
       });
     } finally {
-      unlink?.();
+      abort?.release();
       if (onProgress !== undefined) connection.progressCalls--;
     }
-    return toToolResult(raw, this.serverName, name);
+    if (raw.isError !== true || this.transport.type === 'stdio') {
+      return toToolResult(raw, this.serverName, name);
+    }
+    try {
+      return toToolResult(raw, this.serverName, name);
+    } catch (error) {
+      // A server's error text goes to the model: never with the caller's header values in it.
+      const failed = error as McpToolError;
+      throw new McpToolError(failed.code as McpErrorCode, this.scrub(failed.message), {
+        serverName: this.serverName,
+        toolName: name,
+      });
+    }
   }
 
   /**
@@ -356,6 +378,7 @@ export class McpClient {
    *
    * @throws {McpToolError} as `listTools()` does; `mcp_error` when two tool names collide
    *   after sanitising.
+   * @throws {TypeError} when a permission override is an empty list.
    */
   async tools(options: McpToolsOptions = {}): Promise<McpTool[]> {
     return createMcpTools(this, await this.listTools(), options);
@@ -402,7 +425,7 @@ export class McpClient {
       const lost = this.lostError;
       throw new McpToolError(
         'mcp_error',
-        `${lost.message} It is unavailable: call reconnect() to start it again.`,
+        `${lost.message} It is unavailable: call reconnect() to connect again.`,
         {
           serverName: this.serverName,
           ...(toolName === undefined ? {} : { toolName }),
@@ -508,6 +531,8 @@ export class McpClient {
       fatal: undefined,
       lost: undefined,
       progressCalls: 0,
+      checking: false,
+      unreachable: undefined,
     };
     sdk.onclose = () => this.handleClose(connection);
     sdk.onerror = (error) => this.handleTransportError(connection, error);
@@ -639,16 +664,65 @@ export class McpClient {
   }
 
   private handleTransportError(connection: Connection, error: Error): void {
-    if (/ReadBuffer exceeded maximum size/.test(error.message)) {
-      // The SDK drops the stream and takes seconds to stop the child: stop it now.
-      connection.fatal = error;
-      connection.stdio?.child?.kill('SIGKILL');
-    }
     if (connection.closedByUs) return;
+    const stdio = connection.stdio;
+    if (stdio !== undefined && connection.fatal === undefined) {
+      if (/ReadBuffer exceeded maximum size/.test(error.message)) {
+        // The SDK drops the stream and takes seconds to stop the child: stop it now.
+        connection.fatal = {
+          error,
+          what: `sent a message the client could not accept (${error.message}) and was stopped`,
+        };
+        stdio.child?.kill('SIGKILL');
+      } else if (isBrokenPipe(error) && stdio.isRunning()) {
+        // The server closed its stdin: no request can reach it any more, and calls already
+        // written would wait for their time limit. Stop it, which rejects them now.
+        connection.fatal = {
+          error,
+          what: `closed its stdin, so no request can reach it (${errorCode(error) ?? error.message}), and was stopped`,
+        };
+        stdio.terminate(this.options.closeGraceMs ?? 1000);
+      }
+    }
+    if (stdio === undefined) this.checkReachable(connection);
     this.report(
-      this.mcpError('mcp_error', `MCP server '${this.serverName}': ${error.message}`, {
-        cause: error,
+      this.mcpError('mcp_error', `MCP server '${this.serverName}': ${this.scrub(error.message)}`, {
+        cause: this.scrubError(error),
       }),
+    );
+  }
+
+  /**
+   * HTTP: a stream broke or a request failed. If the server no longer answers a ping at the
+   * network level (refused, reset), the session is gone with it: close the connection, which
+   * rejects the calls in flight now (their response streams will never deliver) and marks the
+   * client unavailable, as a dead stdio server does. A live server answers and nothing changes.
+   */
+  private checkReachable(connection: Connection): void {
+    if (connection.checking || connection.closedByUs || connection.lost !== undefined) return;
+    if (connection !== this.current) return;
+    connection.checking = true;
+    connection.sdk.ping({ timeout: Math.min(this.timeoutMs, 10_000) }).then(
+      () => {
+        connection.checking = false;
+      },
+      (error: unknown) => {
+        connection.checking = false;
+        if (connection.closedByUs || connection.lost !== undefined) return;
+        // A slow answer is no proof of a dead server: calls keep their own time limits.
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return;
+        const cause =
+          error instanceof Error ? (error.cause as { message?: unknown } | undefined) : undefined;
+        const reason = error instanceof Error ? error.message : String(error);
+        connection.unreachable = this.scrub(
+          typeof cause?.message === 'string' && cause.message !== ''
+            ? `${reason}: ${cause.message}`
+            : reason,
+        );
+        connection.sdk.close().catch(() => {
+          // Closing a broken HTTP session has nothing left to report.
+        });
+      },
     );
   }
 
@@ -708,12 +782,17 @@ export class McpClient {
     const stderr = connection.stderr.tail();
     let what: string;
     if (connection.fatal !== undefined) {
-      what = `sent a message the client could not accept (${connection.fatal.message}) and was stopped`;
+      what = connection.fatal.what;
+      if (exit?.code !== null && exit?.code !== undefined) {
+        what += ` (it exited with code ${exit.code})`;
+      }
     } else if (exit !== undefined) {
       what =
         exit.signal !== null
           ? `was killed by signal ${exit.signal}`
           : `exited with code ${String(exit.code)}`;
+    } else if (connection.unreachable !== undefined) {
+      what = `became unreachable (${connection.unreachable})`;
     } else {
       what = 'closed the connection';
     }
@@ -726,7 +805,7 @@ export class McpClient {
         serverName: this.serverName,
         ...(exit === undefined ? {} : { exitCode: exit.code, signal: exit.signal }),
         ...(stderr === '' ? {} : { stderr }),
-        ...(connection.fatal === undefined ? {} : { cause: connection.fatal }),
+        ...(connection.fatal === undefined ? {} : { cause: connection.fatal.error }),
       },
     );
   }
@@ -751,7 +830,7 @@ export class McpClient {
           : `Connecting to MCP server '${this.serverName}' (${describeTransport(this.transport)})`;
     const base = {
       serverName: this.serverName,
-      cause: error,
+      cause: this.scrubError(error),
       ...(toolName === undefined ? {} : { toolName }),
     };
     if (context.aborted) {
@@ -790,7 +869,7 @@ export class McpClient {
       if (context.operation === 'call') {
         return new McpToolError(
           error.code === ErrorCode.InvalidParams ? 'invalid_arguments' : 'execution_failed',
-          `${subject} failed: ${error.message}`,
+          `${subject} failed: ${this.scrub(error.message)}`,
           base,
         );
       }
@@ -802,6 +881,8 @@ export class McpClient {
       reason = `the command '${this.transport.command}' was not found (ENOENT); check it is installed and on PATH`;
     } else if (code === 'EACCES' && this.transport.type === 'stdio') {
       reason = `the command '${this.transport.command}' is not executable (EACCES)`;
+    } else if (error instanceof StreamableHTTPError && typeof error.code === 'number') {
+      reason = `${reason} (HTTP ${error.code})`;
     } else {
       const cause =
         error instanceof Error
@@ -818,6 +899,35 @@ export class McpClient {
       `${subject} failed: ${reason}.${stderr === '' ? '' : ` Its stderr ended with: ${stderr}`}`,
       { ...base, ...(stderr === '' ? {} : { stderr }) },
     );
+  }
+
+  /**
+   * The error as safe to keep in a `cause`: for HTTP, a copy (same prototype, so `instanceof`
+   * and `code` still work) whose message, stack, string fields and causes have the header
+   * values and URL secrets removed; the error itself when there was nothing to remove.
+   */
+  private scrubError(error: unknown, depth = 0): unknown {
+    if (this.transport.type === 'stdio' || !(error instanceof Error) || depth > 4) return error;
+    let changed = false;
+    const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
+    for (const key of Reflect.ownKeys(error)) {
+      const descriptor = Object.getOwnPropertyDescriptor(error, key);
+      if (descriptor === undefined) continue;
+      if ('value' in descriptor) {
+        const value: unknown = descriptor.value;
+        const scrubbed =
+          typeof value === 'string'
+            ? this.scrub(value)
+            : key === 'cause'
+              ? this.scrubError(value, depth + 1)
+              : value;
+        if (scrubbed !== value) changed = true;
+        Object.defineProperty(copy, key, { ...descriptor, value: scrubbed });
+      } else {
+        Object.defineProperty(copy, key, descriptor);
+      }
+    }
+    return changed ? copy : error;
   }
 
   /** Removes header values and URL secrets (credentials, query) from a message. */
@@ -928,8 +1038,27 @@ function deliverProgressBeforeResponses(connection: Connection): void {
   };
 }
 
-function isAborted(signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true;
+/** Hands the SDK's progress notifications on as `ToolProgress`, without absent fields. */
+function progressForwarder(
+  onProgress: (update: ToolProgress) => void,
+): NonNullable<RequestOptions['onprogress']> {
+  return (progress) => {
+    onProgress(
+      progress.total === undefined && progress.message === undefined
+        ? { progress: progress.progress }
+        : {
+            progress: progress.progress,
+            ...(progress.total === undefined ? {} : { total: progress.total }),
+            ...(progress.message === undefined ? {} : { message: progress.message }),
+          },
+    );
+  };
+}
+
+/** A write to a pipe whose reader is gone. */
+function isBrokenPipe(error: Error): boolean {
+  const code = errorCode(error);
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET';
 }
 
 function checkDuration(name: string, value: number): number {
@@ -945,10 +1074,13 @@ function toUrl(url: string | URL, serverName: string): URL {
   try {
     return new URL(String(url));
   } catch (error) {
+    // No cause: Node's error carries the whole URL, tokens included.
     throw new McpToolError(
       'mcp_error',
-      `MCP server '${serverName}': '${redactUrl(url)}' is not a valid URL.`,
-      { serverName, cause: error },
+      `MCP server '${serverName}': '${redactUrl(url)}' is not a valid URL (${
+        error instanceof Error ? error.message : String(error)
+      }).`,
+      { serverName },
     );
   }
 }

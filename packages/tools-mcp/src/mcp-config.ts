@@ -100,10 +100,10 @@ export function parseMcpServersConfig(
 function parsePermissions(value: unknown, name: string): McpPermissionOverrides | undefined {
   if (value === undefined) return undefined;
   const list = (items: unknown, field: string): Permission[] => {
-    if (!Array.isArray(items) || !items.every(isPermission)) {
+    if (!Array.isArray(items) || items.length === 0 || !items.every(isPermission)) {
       throw configError(
         name,
-        `"${field}" must list permissions such as "read", "write" or "custom:name"`,
+        `"${field}" must list at least one permission such as "read", "write" or "custom:name"`,
       );
     }
     return items;

@@ -45,6 +45,40 @@ describe('McpServers', () => {
     }
   });
 
+  it('gives the tools of the living servers and reports one that died since it connected', async () => {
+    const crashy = faultServer('fault-server.mjs', 'exit-mid-call');
+    const reported: Error[] = [];
+    const servers = new McpServers(
+      {
+        mcpServers: {
+          everything: { command: process.execPath, args: [serverEntries.everything, 'stdio'] },
+          crashy: { command: crashy.command, args: crashy.args },
+          ghost: { command: 'agcore-no-such-command-4711' },
+        },
+      },
+      { client: { onError: (error) => reported.push(error) } },
+    );
+    try {
+      const { connected, failed } = await servers.connect();
+      expect(connected).toEqual(['everything', 'crashy']);
+      expect(failed.map((failure) => failure.name)).toEqual(['ghost']);
+      const crashyClient = servers.get('crashy');
+      process.kill(crashyClient?.pid ?? 0, 'SIGKILL');
+      await expect.poll(() => crashyClient?.isConnected, { timeout: 20_000 }).toBe(false);
+      const collected = await servers.collectTools();
+      expect(collected.tools.some((tool) => tool.name === 'everything__echo')).toBe(true);
+      expect(collected.tools.some((tool) => tool.serverName === 'crashy')).toBe(false);
+      expect(collected.failed.map((failure) => failure.name)).toEqual(['crashy']);
+      expect(collected.failed[0]?.error.code).toBe('mcp_error');
+      expect(collected.failed[0]?.error.message).toMatch(/'crashy'.*SIGKILL/);
+      const tools = await servers.tools();
+      expect(tools.map((tool) => tool.name)).toEqual(collected.tools.map((tool) => tool.name));
+      expect(reported.some((error) => /'crashy'/.test(error.message))).toBe(true);
+    } finally {
+      await servers.close();
+    }
+  });
+
   it('applies per-server filters and permissions from the file', async () => {
     const servers = new McpServers({
       mcpServers: {
@@ -119,6 +153,12 @@ describe('parseMcpServersConfig', () => {
     expect(() =>
       parseMcpServersConfig({ mcpServers: { bad: { command: 'x', permissions: ['root'] } } }, {}),
     ).toThrow(/permissions/);
+    expect(() =>
+      parseMcpServersConfig({ mcpServers: { bad: { command: 'x', permissions: [] } } }, {}),
+    ).toThrow(/at least one permission/);
+    expect(() =>
+      parseMcpServersConfig({ mcpServers: { bad: { command: 'x', permissions: { t: [] } } } }, {}),
+    ).toThrow(/permissions\.t/);
     expect(() => parseMcpServersConfig([], {})).toThrow(/JSON object/);
   });
 

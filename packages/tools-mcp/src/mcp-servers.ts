@@ -37,6 +37,14 @@ export interface McpServersConnectResult {
   readonly failed: readonly McpServerFailure[];
 }
 
+/** What `McpServers.collectTools()` found. */
+export interface McpServersToolsResult {
+  /** The tools of every server that listed them, prefixed `server__tool`. */
+  readonly tools: McpTool[];
+  /** Servers that were connected but could not give their tools, with the reason. */
+  readonly failed: readonly McpServerFailure[];
+}
+
 /**
  * Many MCP servers from the standard `mcpServers` JSON (Claude Desktop, Cursor, VS Code),
  * connected in parallel; their tools come prefixed with the server name (`server__tool`).
@@ -161,13 +169,34 @@ export class McpServers {
 
   /**
    * The tools of every connected server, prefixed `server__tool`, with each server's
-   * permissions and filter. A server whose listing fails is left out and reported to
-   * `onError` of the client options.
+   * permissions and filter. A server whose listing fails (or that died since it connected) is
+   * left out and reported to `onError` of the client options; `collectTools()` returns those
+   * failures instead.
    *
    * @throws {McpToolError} `mcp_error` when two tools still collide after prefixing.
    */
   async tools(): Promise<McpTool[]> {
-    const connected = [...this.clientsByName.entries()].filter(([, client]) => client.isConnected);
+    const { tools, failed } = await this.collectTools();
+    const onError = this.options.client?.onError;
+    for (const failure of failed) {
+      try {
+        onError?.(failure.error);
+      } catch {
+        // A failing listener must not cost the caller the other servers' tools.
+      }
+    }
+    return tools;
+  }
+
+  /**
+   * As `tools()`, and which servers could not give their tools and why: a listing that failed,
+   * a server that died since it connected. Servers that never connected are not in `failed`
+   * (`connect()` reported them).
+   *
+   * @throws {McpToolError} `mcp_error` when two tools still collide after prefixing.
+   */
+  async collectTools(): Promise<McpServersToolsResult> {
+    const connected = [...this.clientsByName.entries()];
     const lists = await Promise.allSettled(
       connected.map(([name, client]) => {
         const entry = this.entries.find((candidate) => candidate.name === name);
@@ -189,12 +218,24 @@ export class McpServers {
       }),
     );
     const tools: McpTool[] = [];
+    const failed: McpServerFailure[] = [];
     const seen = new Map<string, McpTool>();
     lists.forEach((result, index) => {
+      const name = connected[index]?.[0] ?? '';
       if (result.status === 'rejected') {
-        this.options.client?.onError?.(
-          result.reason instanceof Error ? result.reason : new Error(String(result.reason)),
-        );
+        const reason: unknown = result.reason;
+        if (reason instanceof McpToolError && reason.code === 'mcp_not_initialized') return;
+        failed.push({
+          name,
+          error:
+            reason instanceof McpToolError
+              ? reason
+              : new McpToolError(
+                  'mcp_error',
+                  `MCP server '${name}' could not list its tools: ${String(reason)}`,
+                  { serverName: name, cause: reason },
+                ),
+        });
         return;
       }
       for (const tool of result.value) {
@@ -210,7 +251,7 @@ export class McpServers {
         tools.push(tool);
       }
     });
-    return tools;
+    return { tools, failed };
   }
 
   /** Closes every server in parallel. Never throws. */

@@ -6,6 +6,7 @@ import type {
   Permission,
   ToolContext,
 } from '@agcore/tools-core';
+import type { McpToolResult } from './call-result.js';
 import type { McpCallOptions, McpClient, McpToolInfo } from './mcp-client.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { exposedToolName } from './tool-names.js';
@@ -63,6 +64,8 @@ export function toolPassesFilter(name: string, filter: McpToolFilter | undefined
  *
  * @throws {McpToolError} `mcp_error` when two tools get the same name after sanitising (both
  *   MCP names are in the message: block one with `filter` or use another prefix).
+ * @throws {TypeError} when a permission override is an empty list (a tool that requires
+ *   nothing would pass any `PermissionChecker` that allows unspecified tools).
  */
 export function createMcpTools(
   client: McpClient,
@@ -75,6 +78,7 @@ export function createMcpTools(
       : typeof options.prefix === 'string'
         ? options.prefix
         : undefined;
+  checkOverrides(client.serverName, options.permissions);
   const byName = new Map<string, string>();
   const tools: McpTool[] = [];
   for (const info of infos) {
@@ -118,15 +122,33 @@ function makeTool(
     parameters,
     requiredPermissions: Object.freeze(permissions),
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
-    async execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
+    execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
+      const progress = context.progress;
       const options: McpCallOptions =
-        context.progress === undefined
+        progress === undefined
           ? { signal: context.signal }
-          : { signal: context.signal, onProgress: context.progress };
-      const result = await client.callTool(mcpName, args ?? {}, options);
-      return result.value;
+          : { signal: context.signal, onProgress: progress };
+      return client.callTool(mcpName, args ?? {}, options).then(resultValue);
     },
   });
+}
+
+function checkOverrides(serverName: string, overrides: McpPermissionOverrides | undefined): void {
+  if (overrides === undefined) return;
+  const lists: [string, readonly Permission[] | undefined][] = Array.isArray(overrides)
+    ? [['every tool', overrides as readonly Permission[]]]
+    : Object.entries(overrides).map(([tool, list]) => [`tool '${tool}'`, list]);
+  for (const [what, list] of lists) {
+    if (!Array.isArray(list) || list.length === 0) {
+      throw new TypeError(
+        `McpClient.tools() on server '${serverName}': the permission override for ${what} is empty; give at least one permission (such as 'read'), or leave the tool out of the overrides to keep the permissions derived from its annotations.`,
+      );
+    }
+  }
+}
+
+function resultValue(result: McpToolResult): JsonValue {
+  return result.value;
 }
 
 /** Chat Completions wants an object schema with `properties`; MCP servers sometimes omit it. */

@@ -55,6 +55,35 @@ export class ObservedStdioTransport extends StdioClientTransport {
     });
   }
 
+  /** Whether the child was started and has not exited. Never throws. */
+  isRunning(): boolean {
+    const child = this.child;
+    return child !== undefined && child.exitCode === null && child.signalCode === null;
+  }
+
+  /**
+   * Sends SIGTERM now and SIGKILL after `graceMs` if the child is still there; does not wait.
+   * Never throws.
+   */
+  terminate(graceMs: number): void {
+    const child = this.child;
+    if (child === undefined || !this.isRunning()) return;
+    try {
+      child.kill('SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    setTimeout(() => {
+      if (this.isRunning()) {
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    }, graceMs).unref();
+  }
+
   /**
    * Stops the child as the MCP spec asks (close stdin, then SIGTERM, then SIGKILL), waiting at
    * most `graceMs` at each step, then lets the SDK clean up. Never throws.

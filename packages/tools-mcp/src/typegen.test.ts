@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -8,6 +8,26 @@ import { generateToolTypes, McpClient, type McpToolInfo } from './index.js';
 import { everythingStdio, serverEntries } from './test-support/servers.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const cli = join(packageRoot, 'src', 'cli.ts');
+  const tsx = join(packageRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [tsx, cli, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 describe('generateToolTypes', () => {
   let tools: readonly McpToolInfo[];
@@ -63,39 +83,49 @@ describe('generateToolTypes', () => {
   });
 
   it('runs as the agcore-mcp typegen CLI against a command', async () => {
-    const cli = join(packageRoot, 'src', 'cli.ts');
-    const tsx = join(packageRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const output = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          [
-            tsx,
-            cli,
-            'typegen',
-            '--name',
-            'everything',
-            '--',
-            process.execPath,
-            serverEntries.everything,
-            'stdio',
-          ],
-          { stdio: ['ignore', 'pipe', 'pipe'] },
-        );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString();
-        });
-        child.stderr.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-        });
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      },
-    );
+    const output = await runCli([
+      'typegen',
+      '--name',
+      'everything',
+      '--',
+      process.execPath,
+      serverEntries.everything,
+      'stdio',
+    ]);
     expect(output.code, output.stderr).toBe(0);
     expect(output.stdout).toContain('export interface EverythingEchoArgs');
     expect(output.stdout).toContain("from '@agcore/tools-mcp'");
+  });
+
+  it('runs as the agcore-mcp typegen CLI on an mcpServers file, writing --out', async () => {
+    await mkdir(workDir, { recursive: true });
+    const config = join(workDir, 'mcp.json');
+    const out = join(workDir, 'from-config.generated.ts');
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: process.execPath, args: [serverEntries.everything, 'stdio'] },
+          missing: { command: 'agcore-no-such-command-4711' },
+        },
+      }),
+    );
+    const output = await runCli(['typegen', '--config', config, '--out', out]);
+    expect(output.code, output.stderr).toBe(0);
+    expect(output.stdout).toBe('');
+    expect(output.stderr).toMatch(/warning: .*'missing'.*ENOENT/);
+    expect(output.stderr).toContain(`wrote ${out}`);
+    const code = await readFile(out, 'utf8');
+    expect(code).toContain('export interface EverythingGetSumArgs');
+    expect(code).toContain('export function everythingTools(client: McpClient)');
+  });
+
+  it('explains its usage and fails with code 2 on a wrong command line', async () => {
+    const output = await runCli(['frobnicate']);
+    expect(output.code).toBe(2);
+    expect(output.stderr).toMatch(/Usage:[\s\S]*agcore-mcp typegen --config/);
+    const missing = await runCli(['typegen']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/--config <file> or -- <command/);
   });
 });

@@ -1,4 +1,4 @@
-import { compile } from 'json-schema-to-typescript';
+import type { compile as Compile } from 'json-schema-to-typescript';
 import type { McpToolInfo } from './mcp-client.js';
 
 /** The tools of one server, to generate types for. */
@@ -33,6 +33,8 @@ export async function generateToolTypes(
     `import type { McpCallOptions, McpClient, McpToolResult } from '${importFrom}';`,
     '',
   ];
+  // Loaded on first use: it brings prettier and lodash, 100 ms of start-up a client never needs.
+  const compile: typeof Compile = (await import('json-schema-to-typescript')).compile;
   const used = new Set<string>();
   for (const server of servers) {
     const prefix = uniqueName(pascalCase(server.serverName) || 'Server', used);
@@ -43,7 +45,7 @@ export async function generateToolTypes(
       delete schema.$schema;
       let code: string;
       try {
-        code = await compile(schema as Parameters<typeof compile>[0], typeName, {
+        code = await compile(schema as Parameters<typeof Compile>[0], typeName, {
           bannerComment: '',
           format: false,
           additionalProperties: false,

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +21,20 @@ export const serverEntries = {
 /** A fault script of src/test-support, run with node. */
 export function faultServer(name: string, ...args: string[]): McpStdioTransportConfig {
   return { type: 'stdio', command: process.execPath, args: [join(here, name), ...args] };
+}
+
+/** The fault server in `mode`, logging start-up, list pages, calls and cancellations to `logFile`. */
+export function loggedFaultServer(mode: string, logFile: string): McpStdioTransportConfig {
+  return { ...faultServer('fault-server.mjs', mode), env: { FAULT_LOG: logFile } };
+}
+
+/** The lines of a fault server's log so far ([] before it wrote any). */
+export async function logLines(logFile: string): Promise<string[]> {
+  try {
+    return (await readFile(logFile, 'utf8')).split('\n').filter((line) => line !== '');
+  } catch {
+    return [];
+  }
 }
 
 /** server-everything over stdio. */
