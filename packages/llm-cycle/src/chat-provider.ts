@@ -79,8 +79,9 @@ export interface ChatProvider {
   chatStream(request: ChatRequest, options?: ChatCallOptions): AsyncIterable<ChatChunk>;
   /**
    * Optional: the same stream as `chatStream`, in batches (the chunks of one network read
-   * together, in order). `LlmCycle` uses it when present: one asynchronous step per read
-   * instead of one per chunk, which is most of a stream's client-side cost.
+   * together, in order; a large read may come as several batches, never empty ones). `LlmCycle`
+   * uses it when present: one asynchronous step per read instead of one per chunk, which is
+   * most of a stream's client-side cost.
    * @throws {LlmError} while iterating
    */
   chatStreamBatches?(

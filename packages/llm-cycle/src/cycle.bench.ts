@@ -3,7 +3,9 @@
  * the same local server that answers instantly (run in a child process, so its work is not
  * billed to either client). The conversation has 5 turns: 4 tool turns (one with 2 parallel
  * calls) and a final answer of 100 deltas. Non-streaming and streaming; rounds alternate the
- * order of the two contenders and the median round is reported.
+ * order of the two contenders and the median round is reported. Then a long streamed reply
+ * (2 000 deltas, sent as the first event and then the rest at once): text deltas handed to the
+ * caller per second, and the time from the response headers to the first delta.
  */
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -22,6 +24,8 @@ import {
 } from './test-support/openai-server.js';
 
 const finalPieces = Array.from({ length: 100 }, (_, index) => `word${index} `);
+const longPieces = Array.from({ length: 2000 }, (_, index) => `token${index} `);
+const longModel = 'long-reply';
 const turns: { name: string; arguments: string }[][] = [
   [{ name: 'get_weather', arguments: '{"city":"Paris"}' }],
   [
@@ -52,7 +56,13 @@ async function serve(): Promise<void> {
       : { kind: 'json', body: textCompletion(finalPieces.join('')) },
   ];
   const replies = { json: prebuilt(false), sse: prebuilt(true) };
+  const long = textStream(longPieces);
+  const longReply: Reply = {
+    kind: 'sse',
+    writes: [long.slice(0, 2).join(''), long.slice(2).join('')],
+  };
   server.fallback((request: ReceivedRequest) => {
+    if (request.body.model === longModel) return longReply;
     const turn = (request.body.messages as { role: string }[]).filter(
       (message) => message.role === 'assistant',
     ).length;
@@ -133,18 +143,27 @@ async function bareLoop(baseURL: string, definitions: unknown): Promise<number> 
 }
 
 /** The floor for streaming: a hand-written SSE loop (split on blank lines, JSON.parse each data line). */
-async function bareSseLoop(baseURL: string, definitions: unknown): Promise<number> {
+async function bareSseLoop(
+  baseURL: string,
+  definitions: unknown,
+  options: {
+    model?: string;
+    fetch?: typeof fetch;
+    onText?: (text: string) => void;
+  } = {},
+): Promise<number> {
+  const fetchImpl = options.fetch ?? fetch;
   const messages: WireMessage[] = [
     { role: 'system', content: 'You are a helpful assistant.' },
     { role: 'user', content: 'Plan my trip.' },
   ];
   let events = 0;
   for (;;) {
-    const response = await fetch(`${baseURL}/chat/completions`, {
+    const response = await fetchImpl(`${baseURL}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
       body: JSON.stringify({
-        model: 'gpt-4o-mini',
+        model: options.model ?? 'gpt-4o-mini',
         messages,
         tools: definitions,
         stream: true,
@@ -188,7 +207,10 @@ async function bareSseLoop(baseURL: string, definitions: unknown): Promise<numbe
         const delta = chunk.choices[0]?.delta;
         if (delta === undefined) continue;
         events++;
-        if (typeof delta.content === 'string') content += delta.content;
+        if (typeof delta.content === 'string') {
+          content += delta.content;
+          if (delta.content !== '') options.onText?.(delta.content);
+        }
         for (const piece of delta.tool_calls ?? []) {
           let call = calls[piece.index];
           if (call === undefined) {
@@ -297,6 +319,75 @@ async function duel(
   };
 }
 
+interface LongRun {
+  deltasPerSecond: number;
+  firstDeltaUs: number;
+}
+
+function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+}
+
+/** The long reply, bare and through the cycle, alternating; times from the response headers. */
+async function longReply(
+  baseURL: string,
+  definitions: unknown,
+  tools: ToolRegistry,
+  rounds: number,
+): Promise<{ bare: LongRun[]; cycle: LongRun[] }> {
+  let headersAt = 0;
+  const timedFetch: typeof fetch = (input, init) =>
+    fetch(input, init).then((response) => {
+      headersAt = performance.now();
+      return response;
+    });
+  const provider = createOpenAICompatibleProvider({
+    baseURL,
+    apiKey: 'sk-bench',
+    fetch: timedFetch,
+  });
+  const runs = { bare: [] as LongRun[], cycle: [] as LongRun[] };
+  const measure = async (run: (onText: () => void) => Promise<void>): Promise<LongRun> => {
+    let count = 0;
+    let firstAt = 0;
+    await run(() => {
+      if (count++ === 0) firstAt = performance.now();
+    });
+    const end = performance.now();
+    if (count !== longPieces.length) throw new Error(`long reply: ${count} deltas`);
+    return {
+      deltasPerSecond: count / ((end - headersAt) / 1000),
+      firstDeltaUs: (firstAt - headersAt) * 1000,
+    };
+  };
+  const bare = (onText: () => void) =>
+    bareSseLoop(baseURL, definitions, { model: longModel, fetch: timedFetch, onText }).then(
+      () => undefined,
+    );
+  const cycle = async (onText: () => void) => {
+    const conversation = new LlmCycle({ provider, model: longModel });
+    for await (const event of conversation.submitStreamWithTools('Tell me a story.', tools)) {
+      if (event.type === 'assistant_text_delta') onText();
+    }
+  };
+  for (let index = 0; index < 5; index++) {
+    await measure(bare);
+    await measure(cycle);
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (let index = 0; index < 3; index++) {
+      if (round % 2 === 0) {
+        runs.bare.push(await measure(bare));
+        runs.cycle.push(await measure(cycle));
+      } else {
+        runs.cycle.push(await measure(cycle));
+        runs.bare.push(await measure(bare));
+      }
+    }
+  }
+  return runs;
+}
+
 async function main(): Promise<void> {
   const child = fork(process.argv[1] as string, ['--server'], {
     execArgv: process.execArgv,
@@ -332,6 +423,7 @@ async function main(): Promise<void> {
     rounds,
     conversations,
   );
+  const long = await longReply(baseURL, definitions, tools, Math.max(3, Math.round(rounds / 2)));
   child.disconnect();
 
   const turnsPerConversation = turns.length + 1;
@@ -376,10 +468,15 @@ async function main(): Promise<void> {
     (cells) => `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`,
   );
   lines.splice(1, 0, `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
+  const longLines = [
+    `Long streamed reply (${longPieces.length} deltas), medians of ${long.bare.length} replies each, interleaved:`,
+    `  bare SSE loop:                  ${Math.round(median(long.bare.map((run) => run.deltasPerSecond))).toLocaleString('en-US')} deltas/s, first delta ${Math.round(median(long.bare.map((run) => run.firstDeltaUs)))} µs after the response headers`,
+    `  LlmCycle.submitStreamWithTools: ${Math.round(median(long.cycle.map((run) => run.deltasPerSecond))).toLocaleString('en-US')} deltas/s (${median(long.cycle.map((run, index) => run.deltasPerSecond / (long.bare[index] as LongRun).deltasPerSecond)).toFixed(2)}x the floor), first delta ${Math.round(median(long.cycle.map((run) => run.firstDeltaUs)))} µs after the response headers`,
+  ];
   process.stdout.write(
     `\n@agcore/llm-cycle bench — Node ${process.version}, ${turnsPerConversation}-turn conversation (4 tool turns, one with 2 parallel calls; 100-delta answer), ${rounds} rounds x ${conversations} conversations; ratios are medians of per-round ratios; load average ${loadavg()
       .map((load) => load.toFixed(1))
-      .join(' ')}\n\n${lines.join('\n')}\n\n`,
+      .join(' ')}\n\n${lines.join('\n')}\n\n${longLines.join('\n')}\n\n`,
   );
 }
 

@@ -1,4 +1,5 @@
 import { defineTool, type ToolContext, ToolError } from '@agcore/tools-core';
+import { PermissionChecker } from '@agcore/tools-permission';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatResponse } from './chat-provider.js';
@@ -931,5 +932,409 @@ describe('LlmCycle.submitStreamWithTools', () => {
       ['assistant', ''],
       ['tool', 'Error [cancelled]: '],
     ]);
+  });
+});
+
+describe('LlmCycle tool loop: arguments, errors and limits', () => {
+  it("runs the tool calls of a non-streamed answer whose finish_reason is 'stop'", async () => {
+    const cycle = makeCycle();
+    server.reply(
+      json(
+        toolCallCompletion([{ id: 'call_s', name: 'get_time', arguments: '{"zone":"CET"}' }], {
+          finishReason: 'stop',
+        }),
+      ),
+      json(textCompletion('It is noon.')),
+    );
+    const response = await cycle.submitWithTools('time?', registry());
+    expect(response.message.content).toBe('It is noon.');
+    expect(cycle.messages()[2]).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_s',
+      content: '{"zone":"CET","time":"12:00"}',
+    });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('treats empty arguments as {} (the tool runs with {}, the event shows {})', async () => {
+    const received: unknown[] = [];
+    const echo = defineTool({
+      name: 'echo_args',
+      description: 'Records its arguments',
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+      execute: async (args) => {
+        received.push(args);
+        return 'ok';
+      },
+    });
+    const tools = new ToolRegistry().register(echo);
+    server.reply(
+      json(
+        toolCallCompletion([
+          { id: 'call_empty', name: 'echo_args', arguments: '' },
+          { id: 'call_blank', name: 'echo_args', arguments: '  ' },
+        ]),
+      ),
+      json(textCompletion('done')),
+      {
+        kind: 'sse',
+        writes: toolCallStream([{ id: 'call_streamed', name: 'echo_args', pieces: [''] }]),
+      },
+      { kind: 'sse', writes: textStream(['done']) },
+    );
+    const cycle = makeCycle();
+    await cycle.submitWithTools('go', tools);
+    const { events } = await collect(cycle.submitStreamWithTools('again', tools));
+    expect(received).toEqual([{}, {}, {}]);
+    expect(events.find((event) => event.type === 'tool_execution_started')).toEqual({
+      type: 'tool_execution_started',
+      toolName: 'echo_args',
+      callId: 'call_streamed',
+      input: {},
+    });
+    expect(
+      cycle
+        .messages()
+        .filter((message) => message.role === 'tool')
+        .map((message) => message.content),
+    ).toEqual(['ok', 'ok', 'ok']);
+  });
+
+  it('gives each call toolTimeoutMs: a tool that overruns gets a timeout message, its signal fires, the loop goes on', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const stuck = defineTool({
+      name: 'stuck',
+      description: 'Never finishes on its own',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, context) =>
+        new Promise<string>(() => {
+          toolSignal = context.signal;
+        }),
+    });
+    const picky = defineTool({
+      name: 'picky',
+      description: 'Fails with a recoverable code other',
+      parameters: { type: 'object', properties: {} },
+      execute: async (): Promise<string> => {
+        throw new ToolError('other', 'Try again with a smaller page size.');
+      },
+    });
+    const cycle = makeCycle({ toolTimeoutMs: 150 });
+    server.reply(
+      json(
+        toolCallCompletion([
+          { id: 'call_stuck', name: 'stuck', arguments: '{}' },
+          { id: 'call_picky', name: 'picky', arguments: '{}' },
+        ]),
+      ),
+      json(textCompletion('Both tools failed; here is what I know.')),
+    );
+    const response = await cycle.submitWithTools(
+      'go',
+      new ToolRegistry({ timeoutMs: 60_000 }).registerAll([stuck, picky]),
+    );
+    expect(response.message.content).toBe('Both tools failed; here is what I know.');
+    expect(toolSignal?.aborted).toBe(true);
+    const history = cycle.messages();
+    expect(history[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_stuck' });
+    expect(history[2]?.content).toMatch(/^Error \[timeout\]: .*150 ms/);
+    expect(history[3]).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_picky',
+      content: 'Error [other]: Try again with a smaller page size.',
+    });
+    expect(server.requests[1]?.body.messages.slice(-2)).toEqual(history.slice(2, 4));
+  });
+
+  it('ends the loop on permission_denied (registry with a PermissionChecker): the tool never runs, history whole', async () => {
+    let ran = false;
+    const shell = defineTool({
+      name: 'run_shell',
+      description: 'Runs a shell command',
+      parameters: { type: 'object', properties: { command: { type: 'string' } } },
+      requiredPermissions: ['shell'],
+      execute: async () => {
+        ran = true;
+        return 'ran';
+      },
+    });
+    const tools = new ToolRegistry()
+      .withPermissionChecker(new PermissionChecker())
+      .registerAll([shell, clock]);
+    const cycle = makeCycle();
+    server.reply(
+      json(
+        toolCallCompletion([
+          { id: 'call_time', name: 'get_time', arguments: '{}' },
+          { id: 'call_shell', name: 'run_shell', arguments: '{"command":"rm -rf /"}' },
+        ]),
+      ),
+    );
+    const error = await rejection(cycle.submitWithTools('clean up', tools));
+    expect([error.code, error.toolName]).toEqual(['tool_error', 'run_shell']);
+    expect(ToolError.isInstance(error.cause)).toBe(true);
+    expect((error.cause as ToolError).code).toBe('permission_denied');
+    expect(ran).toBe(false);
+    const history = cycle.messages();
+    expect(roles(history)).toEqual(['user', 'assistant', 'tool', 'tool']);
+    expect(history[2]).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_time',
+      content: '{"zone":"UTC","time":"12:00"}',
+    });
+    expect(history[3]).toMatchObject({ role: 'tool', tool_call_id: 'call_shell' });
+    expect(history[3]?.content).toMatch(/^Error \[permission_denied\]/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('ends the loop on an mcp_* error thrown by a tool; the cause is that very ToolError', async () => {
+    for (const code of ['mcp_error', 'mcp_timeout', 'mcp_not_initialized'] as const) {
+      const thrown = new ToolError(code, `The MCP server failed (${code}).`);
+      const remote = defineTool({
+        name: 'remote_search',
+        description: 'A tool served by an MCP server',
+        parameters: { type: 'object', properties: {} },
+        execute: async (): Promise<string> => {
+          throw thrown;
+        },
+      });
+      const cycle = makeCycle();
+      server.reply(
+        json(toolCallCompletion([{ id: `call_${code}`, name: 'remote_search', arguments: '{}' }])),
+      );
+      const error = await rejection(
+        cycle.submitWithTools('search', new ToolRegistry().register(remote)),
+      );
+      expect([error.code, error.toolName]).toEqual(['tool_error', 'remote_search']);
+      expect(error.cause).toBe(thrown);
+      expect(cycle.messages()[2]).toEqual({
+        role: 'tool',
+        tool_call_id: `call_${code}`,
+        content: `Error [${code}]: The MCP server failed (${code}).`,
+      });
+      server.requests.length = 0;
+    }
+  });
+
+  it('cuts tool messages at the default 16 KiB and keeps them whole with maxToolResultBytes: null', async () => {
+    const long = defineTool({
+      name: 'long_text',
+      description: 'Returns 20 000 characters',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => 'x'.repeat(20_000),
+    });
+    const tools = new ToolRegistry().register(long);
+    const sizes: number[] = [];
+    for (const options of [{}, { maxToolResultBytes: null }]) {
+      const cycle = makeCycle(options);
+      server.reply(
+        json(toolCallCompletion([{ id: 'call_long', name: 'long_text', arguments: '{}' }])),
+        json(textCompletion('ok')),
+      );
+      await cycle.submitWithTools('long', tools);
+      const content = cycle.messages()[2]?.content;
+      if (typeof content !== 'string') throw new Error('no tool message');
+      sizes.push(Buffer.byteLength(content));
+      if (sizes.length === 1) expect(content).toMatch(/…\[truncated: \d+ of 20000 bytes cut\]$/);
+    }
+    expect(sizes[0]).toBeLessThanOrEqual(16 * 1024);
+    expect(sizes[0]).toBeGreaterThan(16 * 1024 - 64);
+    expect(sizes[1]).toBe(20_000);
+  });
+
+  it('throws max_turns_exceeded from the stream too, with the same history as submitWithTools', async () => {
+    const cycle = makeCycle({ maxTurns: 2 });
+    server.reply(
+      { kind: 'sse', writes: toolCallStream([{ id: 'call_1', name: 'get_time', pieces: ['{}'] }]) },
+      { kind: 'sse', writes: toolCallStream([{ id: 'call_2', name: 'get_time', pieces: ['{}'] }]) },
+    );
+    const events: StreamEvent[] = [];
+    const error = await streamError(cycle.submitStreamWithTools('loop', registry()), events);
+    expect(error.code).toBe('max_turns_exceeded');
+    expect(error.response?.message.tool_calls?.[0]?.id).toBe('call_2');
+    expect(roles(cycle.messages())).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(events.filter((event) => event.type === 'tool_execution_completed')).toHaveLength(2);
+  });
+});
+
+describe('LlmCycle retries: which statuses', () => {
+  it('retries 408 and 409, and a non-streamed request whose connection was cut', async () => {
+    const retried: number[] = [];
+    const cycle = makeCycle({
+      retry: {
+        initialDelayMs: 1,
+        onRetry: (details) => retried.push(details.error.statusCode ?? 0),
+      },
+    });
+    server.reply(
+      { kind: 'json', status: 408, body: errorBody('Request timed out', 'timeout', null) },
+      { kind: 'json', status: 409, body: errorBody('Conflict, retry', 'conflict', null) },
+      { kind: 'sse', writes: [], finish: 'cut' },
+      json(textCompletion('at last')),
+    );
+    expect((await cycle.submit('hi')).message.content).toBe('at last');
+    expect(retried).toEqual([408, 409, 0]);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('never retries 401, 403, 404 or 422', async () => {
+    for (const status of [401, 403, 404, 422]) {
+      server.requests.length = 0;
+      let retries = 0;
+      const cycle = makeCycle({ retry: { initialDelayMs: 1, onRetry: () => retries++ } });
+      server.reply({ kind: 'json', status, body: errorBody(`status ${status}`, 'invalid', null) });
+      const error = await rejection(cycle.submit('hi'));
+      expect([error.code, error.statusCode, error.isRetryable]).toEqual([
+        'http_error',
+        status,
+        false,
+      ]);
+      expect(retries).toBe(0);
+      expect(server.requests).toHaveLength(1);
+      expect(cycle.messages()).toEqual([]);
+    }
+  });
+
+  it('honours Retry-After in seconds', async () => {
+    const delays: number[] = [];
+    const cycle = makeCycle({
+      retry: {
+        initialDelayMs: 1,
+        maxDelayMs: 5_000,
+        onRetry: (details) => delays.push(details.delayMs),
+      },
+    });
+    server.reply(
+      {
+        kind: 'json',
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+      },
+      json(textCompletion('ok')),
+    );
+    expect((await cycle.submit('hi')).message.content).toBe('ok');
+    expect(delays).toEqual([1000]);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('LlmCycle cancellation while streaming', () => {
+  it('aborting during a streamed request stops it and throws cancelled; no retry, history as it was', async () => {
+    const cycle = makeCycle();
+    server.reply({
+      kind: 'sse',
+      writes: textStream(Array.from({ length: 200 }, (_, index) => `t${index} `)),
+      delayMs: 5,
+    });
+    const controller = new AbortController();
+    const events: StreamEvent[] = [];
+    const stream = cycle.submitStreamWithTools('long', registry(), { signal: controller.signal });
+    const failure = streamError(stream, events);
+    await expect.poll(() => events.length).toBeGreaterThan(1);
+    controller.abort();
+    const error = await failure;
+    expect(error.code).toBe('cancelled');
+    expect(server.requests).toHaveLength(1);
+    expect(cycle.messages()).toEqual([]);
+    await expect.poll(() => server.disconnects()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('aborting during a tool fires its signal, throws cancelled and leaves a cancelled tool message', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const wait = defineTool({
+      name: 'wait_forever',
+      description: 'Waits until cancelled',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, context) =>
+        new Promise<string>((_resolve, reject) => {
+          toolSignal = context.signal;
+          context.signal.addEventListener('abort', () => reject(new Error('stopped')));
+        }),
+    });
+    const cycle = makeCycle();
+    server.reply({
+      kind: 'sse',
+      writes: toolCallStream([{ id: 'call_w', name: 'wait_forever', pieces: ['{}'] }]),
+    });
+    const controller = new AbortController();
+    const events: StreamEvent[] = [];
+    const failure = streamError(
+      cycle.submitStreamWithTools('wait', new ToolRegistry().register(wait), {
+        signal: controller.signal,
+      }),
+      events,
+    );
+    await expect.poll(() => toolSignal !== undefined).toBe(true);
+    controller.abort();
+    const error = await failure;
+    expect(error.code).toBe('cancelled');
+    expect(toolSignal?.aborted).toBe(true);
+    expect(roles(cycle.messages())).toEqual(['user', 'assistant', 'tool']);
+    expect(cycle.messages()[2]?.content).toMatch(/^Error \[cancelled\]/);
+    expect(events.at(-1)).toMatchObject({
+      type: 'tool_execution_completed',
+      callId: 'call_w',
+      error: expect.objectContaining({ code: 'cancelled' }),
+    });
+  });
+
+  it('a consumer that breaks at tool_execution_started cancels the tools that already started', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const wait = defineTool({
+      name: 'wait_forever',
+      description: 'Waits until cancelled',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, context) =>
+        new Promise<string>(() => {
+          toolSignal = context.signal;
+        }),
+    });
+    const cycle = makeCycle();
+    server.reply({
+      kind: 'sse',
+      writes: toolCallStream([{ id: 'call_w', name: 'wait_forever', pieces: ['{}'] }]),
+    });
+    for await (const event of cycle.submitStreamWithTools(
+      'wait',
+      new ToolRegistry().register(wait),
+    )) {
+      if (event.type === 'tool_execution_started') break;
+    }
+    expect(toolSignal?.aborted).toBe(true);
+    expect(roles(cycle.messages())).toEqual(['user', 'assistant', 'tool']);
+    server.reply(json(textCompletion('free again')));
+    expect((await cycle.submit('next')).message.content).toBe('free again');
+  });
+});
+
+describe('LlmCycle over one connection', () => {
+  it('runs a streamed tool loop of several turns on a single kept-alive connection', async () => {
+    const own = await startOpenAIServer();
+    try {
+      const cycle = new LlmCycle({
+        provider: createOpenAICompatibleProvider({ baseURL: own.baseURL }),
+        model: 'gpt-4o-mini',
+      });
+      own.reply(
+        {
+          kind: 'sse',
+          writes: toolCallStream([{ id: 'call_1', name: 'get_time', pieces: ['{}'] }]),
+        },
+        {
+          kind: 'sse',
+          writes: toolCallStream([
+            { id: 'call_2', name: 'get_weather', pieces: ['{"city":', '"Oslo"}'] },
+          ]),
+        },
+        { kind: 'sse', writes: textStream(['Noon ', 'in ', 'Oslo.']) },
+      );
+      const { response } = await collect(cycle.submitStreamWithTools('go', registry()));
+      expect(response.message.content).toBe('Noon in Oslo.');
+      expect(own.requests).toHaveLength(3);
+      expect(own.connections()).toBe(1);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { ToolCallRequest, ToolInvocation, ToolRegistry } from '@agcore/tool
 import { sleep } from './abort.js';
 import type {
   ChatCallOptions,
+  ChatChunk,
   ChatProvider,
   ChatRequest,
   ChatResponse,
@@ -16,6 +17,7 @@ import {
   estimateDefinitionTokens,
   estimateTokens,
 } from './compaction.js';
+import { EventStream } from './event-stream.js';
 import { LlmError } from './llm-error.js';
 import type { ChatMessage, ContentPart, ToolCall, ToolMessage } from './messages.js';
 import type { ResolvedRetryOptions, RetryOptions } from './retry.js';
@@ -184,7 +186,9 @@ export class LlmCycle {
     prompt: string | readonly ContentPart[],
     options: SubmitOptions = {},
   ): AsyncGenerator<StreamEvent, ChatResponse, undefined> {
-    return this.#run([{ role: 'user', content: prompt }], undefined, true, options);
+    return new EventStream(
+      this.#run([{ role: 'user', content: prompt }], undefined, true, options),
+    );
   }
 
   /**
@@ -213,15 +217,19 @@ export class LlmCycle {
     registry: ToolRegistry,
     options: SubmitOptions = {},
   ): AsyncGenerator<StreamEvent, ChatResponse, undefined> {
-    return this.#run([{ role: 'user', content: prompt }], registry, true, options);
+    return new EventStream(this.#run([{ role: 'user', content: prompt }], registry, true, options));
   }
 
+  /**
+   * The cycle, streaming (`emit`: yields the events, in batches) or not (yields nothing).
+   * The one place that touches the history; see the class comment for its rules.
+   */
   async *#run(
     added: ChatMessage[],
     registry: ToolRegistry | undefined,
     emit: boolean,
     options: SubmitOptions,
-  ): AsyncGenerator<StreamEvent, ChatResponse, undefined> {
+  ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
     if (this.#busy) {
       throw new LlmError(
         'busy',
@@ -252,7 +260,7 @@ export class LlmCycle {
         this.#compaction === undefined ? 0 : estimateDefinitionTokens(definitions);
       const traceId = options.traceId ?? globalThis.crypto.randomUUID();
       for (let turn = 1; ; turn++) {
-        await this.#compact(definitionTokens, signal);
+        if (this.#compaction !== undefined) await this.#compact(definitionTokens, signal);
         const request: ChatRequest = {
           model: this.#model,
           messages:
@@ -269,20 +277,24 @@ export class LlmCycle {
               const provider = this.#provider;
               if (provider.chatStreamBatches !== undefined) {
                 for await (const batch of provider.chatStreamBatches(request, providerOptions)) {
+                  // A batch is yielded as it is unless it holds the `response` chunk.
+                  let events: readonly ChatChunk[] = batch;
                   for (const chunk of batch) {
-                    if (chunk.type !== 'response') {
-                      yielded = true;
-                      yield chunk;
-                    } else {
+                    if (chunk.type === 'response') {
                       response = chunk.response;
+                      events = batch.filter((item) => item.type !== 'response');
                     }
+                  }
+                  if (events.length > 0) {
+                    yielded = true;
+                    yield events as readonly StreamEvent[];
                   }
                 }
               } else {
                 for await (const chunk of provider.chatStream(request, providerOptions)) {
                   if (chunk.type !== 'response') {
                     yielded = true;
-                    yield chunk;
+                    yield [chunk];
                   } else {
                     response = chunk.response;
                   }
@@ -322,11 +334,13 @@ export class LlmCycle {
           this.#history.push(response.message);
           committed = true;
           if (emit) {
-            yield {
-              type: 'turn_complete',
-              reason: response.finishReason,
-              ...(response.usage === undefined ? {} : { usage: response.usage }),
-            };
+            yield [
+              {
+                type: 'turn_complete',
+                reason: response.finishReason,
+                ...(response.usage === undefined ? {} : { usage: response.usage }),
+              },
+            ];
           }
           return response;
         }
@@ -345,21 +359,20 @@ export class LlmCycle {
               () => queue.close(),
               () => queue.close(),
             );
-            for (const { call, input } of prepared) {
-              yield {
-                type: 'tool_execution_started',
-                toolName: call.function.name,
-                callId: call.id,
-                input,
-              };
-            }
-            yield {
+            const started: StreamEvent[] = prepared.map(({ call, input }) => ({
+              type: 'tool_execution_started',
+              toolName: call.function.name,
+              callId: call.id,
+              input,
+            }));
+            started.push({
               type: 'turn_complete',
               reason: 'tool_calls',
               ...(response.usage === undefined ? {} : { usage: response.usage }),
-            };
-            for (let event = await queue.next(); event !== undefined; event = await queue.next())
-              yield event;
+            });
+            yield started;
+            for (let events = await queue.take(); events !== undefined; events = await queue.take())
+              yield events;
           }
           drained = true;
         } finally {
@@ -391,10 +404,11 @@ export class LlmCycle {
         }
         const fatal = this.#firstFatal(settled);
         if (fatal !== undefined) {
+          const { error, toolName } = fatal;
           throw new LlmError(
             'tool_error',
-            `Tool '${fatal.toolName ?? 'unknown'}' failed with ${fatal.code} (${fatal.message}); the tool loop stopped. The history is whole: fix the cause and submit again to go on.`,
-            { cause: fatal, ...(fatal.toolName === undefined ? {} : { toolName: fatal.toolName }) },
+            `Tool '${toolName}' failed with ${error.code} (${error.message}); the tool loop stopped. The history is whole: fix the cause and submit again to go on.`,
+            { cause: error, toolName },
           );
         }
         if (turn >= this.#maxTurns) {
@@ -598,13 +612,16 @@ export class LlmCycle {
     };
   }
 
-  #firstFatal(settled: readonly (SettledCall | undefined)[]): ToolError | undefined {
+  /** The first fatal tool error of the turn (in call order) and the tool it came from. */
+  #firstFatal(
+    settled: readonly (SettledCall | undefined)[],
+  ): { error: ToolError; toolName: string } | undefined {
     for (const result of settled) {
       if (result === undefined || result.invocation.output.ok) continue;
       const error = result.invocation.output.error;
       if (error.isRecoverable()) continue;
       if (error.code === 'not_found' && this.#returnUnknownTool) continue;
-      return error;
+      return { error, toolName: error.toolName ?? result.invocation.toolName };
     }
     return undefined;
   }
@@ -651,7 +668,7 @@ function completedEvent(call: ToolCall, result: SettledCall): ToolExecutionCompl
 }
 
 async function drain(
-  generator: AsyncGenerator<StreamEvent, ChatResponse, undefined>,
+  generator: AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined>,
 ): Promise<ChatResponse> {
   for (;;) {
     const step = await generator.next();
@@ -659,10 +676,9 @@ async function drain(
   }
 }
 
-/** A single-consumer queue of events pushed by callbacks and pulled by the stream. */
+/** A single-consumer queue of events pushed by callbacks and taken by the stream, all at once. */
 class EventQueue<T> {
   #items: T[] = [];
-  #head = 0;
   #closed = false;
   #wake: (() => void) | undefined;
 
@@ -676,12 +692,13 @@ class EventQueue<T> {
     this.#notify();
   }
 
-  async next(): Promise<T | undefined> {
+  /** Every item pushed since the last call (waiting for one), or `undefined` once closed and empty. */
+  async take(): Promise<T[] | undefined> {
     for (;;) {
-      if (this.#head < this.#items.length) {
-        const item = this.#items[this.#head] as T;
-        this.#head++;
-        return item;
+      if (this.#items.length > 0) {
+        const items = this.#items;
+        this.#items = [];
+        return items;
       }
       if (this.#closed) return undefined;
       await new Promise<void>((resolve) => {

@@ -188,6 +188,25 @@ describe('createOpenAICompatibleProvider: streaming', () => {
     expect(response.message.tool_calls?.[0]?.function.arguments).toBe('{"text":"東京"}');
   });
 
+  it('hands over the first chunks of a large read before parsing all of it, in order', async () => {
+    const pieces = Array.from({ length: 3000 }, (_, index) => `w${index} `);
+    for (const newline of ['\n', '\r\n']) {
+      const body = textStream(pieces).join('').replaceAll('\n', newline);
+      server.reply({ kind: 'sse', writes: [body] });
+      const batches: (readonly ChatChunk[])[] = [];
+      const batched = provider.chatStreamBatches;
+      if (batched === undefined) throw new Error('the provider streams in batches');
+      for await (const batch of batched.call(provider, request)) batches.push(batch);
+      const chunks = batches.flat();
+      expect(chunks.filter((item) => item.type === 'assistant_text_delta')).toEqual(
+        pieces.map((text) => ({ type: 'assistant_text_delta', text })),
+      );
+      expect(finalResponse(chunks).message.content).toBe(pieces.join(''));
+      expect(batches.length).toBeGreaterThan(3);
+      expect(batches[0]?.length).toBeLessThan(20);
+    }
+  });
+
   it('reads usage from the final chunk with empty choices', async () => {
     server.reply({ kind: 'sse', writes: textStream(['ok'], { usage: [1234, 56] }) });
     const response = finalResponse(await collect(provider.chatStream(request)));
@@ -212,21 +231,40 @@ describe('createOpenAICompatibleProvider: streaming', () => {
     expect(chunks.filter((item) => item.type === 'assistant_text_delta')).toHaveLength(2);
   });
 
-  it('stops at [DONE] even when the server keeps the connection open', async () => {
-    const writes = textStream(['done']);
-    server.reply({ kind: 'sse', writes: [...writes, ': still here\n\n'], delayMs: 1 });
-    expect(finalResponse(await collect(provider.chatStream(request))).message.content).toBe('done');
+  it('stops at [DONE] even when the server keeps the connection open, and cuts that connection', async () => {
+    const own = await startOpenAIServer();
+    try {
+      const held = createOpenAICompatibleProvider({ baseURL: own.baseURL });
+      // Data after [DONE], then the response stays open; then no data and still open.
+      own.reply(
+        { kind: 'sse', writes: [...textStream(['done']), ': still here\n\n'], finish: 'hold' },
+        { kind: 'sse', writes: textStream(['again']), finish: 'hold' },
+      );
+      expect(finalResponse(await collect(held.chatStream(request))).message.content).toBe('done');
+      await expect.poll(() => own.disconnects()).toBe(1);
+      expect(finalResponse(await collect(held.chatStream(request))).message.content).toBe('again');
+      await expect.poll(() => own.disconnects()).toBe(2);
+    } finally {
+      await own.close();
+    }
   });
 
   it('keeps the connection alive across streamed requests (reads the end after [DONE])', async () => {
-    server.reply({ kind: 'sse', writes: [textStream(['warm']).join('')] });
-    await collect(provider.chatStream(request));
-    const before = server.connections();
-    for (let index = 0; index < 3; index++) {
-      server.reply({ kind: 'sse', writes: [textStream(['one', 'two']).join('')] });
-      await collect(provider.chatStream(request));
+    // A server of its own: connections left by other tests would blur the count.
+    const own = await startOpenAIServer();
+    try {
+      const fresh = createOpenAICompatibleProvider({ baseURL: own.baseURL });
+      for (let index = 0; index < 4; index++) {
+        own.reply({ kind: 'sse', writes: [textStream(['one', 'two']).join('')] });
+        await collect(fresh.chatStream(request));
+      }
+      own.reply({ kind: 'json', body: textCompletion('plain') });
+      await fresh.chat(request);
+      expect(own.requests).toHaveLength(5);
+      expect(own.connections()).toBe(1);
+    } finally {
+      await own.close();
     }
-    expect(server.connections() - before).toBe(0);
   });
 
   it('accepts a stream that ends after finish_reason without [DONE] (some compatible servers)', async () => {
@@ -442,4 +480,105 @@ describe('createOpenAICompatibleProvider: HTTP errors', () => {
 
 it('keeps usage chunk helpers honest', () => {
   expect(usageChunk('x', 1, 2).choices).toEqual([]);
+});
+
+describe('createOpenAICompatibleProvider: secrets never reach an error', () => {
+  const secret = 'sk-proj-LEAKCHECK-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP';
+
+  function leakFree(error: LlmError, what: string): void {
+    const cause = error.cause;
+    const texts = [
+      error.message,
+      error.stack ?? '',
+      error.responseBody ?? '',
+      JSON.stringify(error),
+      String(cause),
+      cause instanceof Error ? `${cause.message} ${cause.stack ?? ''}` : '',
+    ];
+    for (const text of texts) {
+      // Not the key, nor a long piece of it.
+      expect(text, what).not.toContain(secret);
+      expect(text, what).not.toContain(secret.slice(0, 24));
+      expect(text, what).not.toContain(secret.slice(-24));
+    }
+  }
+
+  it('takes the API key out of every error the server can provoke', async () => {
+    const keyed = createOpenAICompatibleProvider({ baseURL: server.baseURL, apiKey: secret });
+    const id = completionId();
+    const cases: [string, () => Promise<unknown>][] = [
+      ['http 401 echoing the key', () => keyed.chat(request)],
+      ['http 500 with the key across the 4 KiB cut', () => keyed.chat(request)],
+      ['200 body that is not JSON', () => keyed.chat(request)],
+      ['JSON without choices', () => keyed.chat(request)],
+      ['error object in a 200 body', () => keyed.chat(request)],
+      ['error event mid-stream', () => collect(keyed.chatStream(request))],
+      ['data line that is not JSON', () => collect(keyed.chatStream(request))],
+    ];
+    server.reply(
+      {
+        kind: 'json',
+        status: 401,
+        body: errorBody(`Incorrect API key provided: ${secret}.`, 'invalid_request_error', null),
+      },
+      { kind: 'text', status: 500, body: `${'x'.repeat(4096 - 30)}${secret}${'y'.repeat(50)}` },
+      { kind: 'text', status: 200, body: `not json, key=${secret}` },
+      { kind: 'json', body: { object: 'chat.completion', key: secret } },
+      { kind: 'json', body: { error: { message: `Bad key ${secret}` } } },
+      {
+        kind: 'sse',
+        writes: [
+          sse(chunk(id, { role: 'assistant', content: 'x' })),
+          sse({ error: { message: `quota exceeded for ${secret}`, type: 'server_error' } }),
+        ],
+      },
+      { kind: 'sse', writes: [`data: {"oops": "${secret}"\n\n`] },
+    );
+    for (const [what, call] of cases) {
+      const error = await rejection(call());
+      leakFree(error, what);
+      expect(`${error.message} ${error.responseBody ?? ''}`, what).toContain('[redacted]');
+    }
+  });
+
+  it('takes credential header values (api-key, Authorization) out too', async () => {
+    const azure = createOpenAICompatibleProvider({
+      baseURL: server.baseURL,
+      headers: { 'api-key': secret },
+    });
+    const bearer = createOpenAICompatibleProvider({
+      baseURL: server.baseURL,
+      headers: { Authorization: `Bearer ${secret}` },
+    });
+    server.reply(
+      { kind: 'json', status: 403, body: errorBody(`key ${secret} is disabled`, 'auth', null) },
+      { kind: 'json', status: 403, body: errorBody(`token ${secret} is disabled`, 'auth', null) },
+    );
+    const first = await rejection(azure.chat(request));
+    const second = await rejection(bearer.chat(request));
+    expect(server.requests[0]?.headers['api-key']).toBe(secret);
+    expect(server.requests[1]?.headers.authorization).toBe(`Bearer ${secret}`);
+    leakFree(first, 'api-key header');
+    leakFree(second, 'authorization header');
+    expect([first.statusCode, second.statusCode]).toEqual([403, 403]);
+  });
+});
+
+it('sends every request through the fetch it was given', async () => {
+  const seen: string[] = [];
+  const counting: typeof fetch = (input, init) => {
+    seen.push(`${init?.method} ${String(input)}`);
+    return fetch(input, init);
+  };
+  const own = createOpenAICompatibleProvider({ baseURL: server.baseURL, fetch: counting });
+  server.reply(
+    { kind: 'json', body: textCompletion('one') },
+    { kind: 'sse', writes: textStream(['two']) },
+  );
+  expect((await own.chat(request)).message.content).toBe('one');
+  expect(finalResponse(await collect(own.chatStream(request))).message.content).toBe('two');
+  expect(seen).toEqual([
+    `POST ${server.baseURL}/chat/completions`,
+    `POST ${server.baseURL}/chat/completions`,
+  ]);
 });

@@ -29,6 +29,30 @@ export interface OpenAICompatibleProviderOptions {
 }
 
 const maxBodyChars = 4096;
+/** The largest slice of one network read parsed before its chunks are handed over. */
+const maxSliceChars = 64 * 1024;
+/** Headers whose values are credentials (`Authorization`, Azure's `api-key`, `x-api-key`, ...). */
+const credentialHeader = /authorization|api[-_]?key|token|secret/i;
+
+/**
+ * The strings no error may contain, longest first: the API key (4+ characters) and the values
+ * of credential headers (8+ characters, with and without their `Bearer ` scheme).
+ */
+function secretsOf(
+  apiKey: string | undefined,
+  headers: Readonly<Record<string, string>> | undefined,
+): string[] {
+  const secrets = new Set<string>();
+  if (apiKey !== undefined && apiKey.length >= 4) secrets.add(apiKey);
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!credentialHeader.test(name) || typeof value !== 'string') continue;
+    const scheme = /^(?:bearer|basic|token)\s+(.+)$/i.exec(value);
+    for (const candidate of [value, scheme?.[1]]) {
+      if (candidate !== undefined && candidate.length >= 8) secrets.add(candidate);
+    }
+  }
+  return [...secrets].sort((a, b) => b.length - a.length);
+}
 
 /**
  * A `ChatProvider` speaking the OpenAI Chat Completions API over `fetch`: OpenAI itself and the
@@ -55,10 +79,15 @@ class OpenAICompatibleProvider implements ChatProvider {
   readonly #apiKey: string | undefined;
   readonly #timeoutMs: number | undefined;
   readonly #includeUsage: boolean;
+  /** The API key and the values of credential headers: never part of an error. */
+  readonly #secrets: readonly string[];
+  /** The end of the last stream being read after its `[DONE]` (see `#finishInBackground`). */
+  #pendingEnd: Promise<void> | undefined;
 
   constructor(options: OpenAICompatibleProviderOptions) {
     this.#url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
     this.#apiKey = options.apiKey === '' ? undefined : options.apiKey;
+    this.#secrets = secretsOf(this.#apiKey, options.headers);
     this.#headers = {
       'content-type': 'application/json',
       ...(options.headers ?? {}),
@@ -73,7 +102,12 @@ class OpenAICompatibleProvider implements ChatProvider {
     const { signal, dispose, timeoutSignal } = this.#signals(options.signal);
     try {
       const response = await this.#post(request, false, signal, timeoutSignal, options.signal);
-      return parseCompletion(await this.#readJson(response, timeoutSignal, options.signal));
+      return parseCompletion(
+        await this.#readJson(response, timeoutSignal, options.signal),
+        this.#redactor,
+      );
+    } catch (error) {
+      throw this.#redactError(error);
     } finally {
       dispose();
     }
@@ -98,11 +132,12 @@ class OpenAICompatibleProvider implements ChatProvider {
       const response = await this.#post(request, true, signal, timeoutSignal, options.signal);
       const contentType = response.headers.get('content-type') ?? '';
       if (contentType.includes('application/json')) {
-        yield [
-          ...chunksOf(
-            parseCompletion(await this.#readJson(response, timeoutSignal, options.signal)),
+        yield chunksOf(
+          parseCompletion(
+            await this.#readJson(response, timeoutSignal, options.signal),
+            this.#redactor,
           ),
-        ];
+        );
         return;
       }
       if (response.body === null)
@@ -112,40 +147,54 @@ class OpenAICompatibleProvider implements ChatProvider {
         );
       reader = response.body.getReader();
       const decoder = new TextDecoder();
-      const events: string[] = [];
-      const parser = createParser({ onEvent: (event) => events.push(event.data) });
       const assembler = new ResponseAssembler();
+      let batch: ChatChunk[] = [];
       let finished = false;
+      // Each SSE event is applied as the parser finds it (no intermediate list); `[DONE]` ends
+      // the stream, whatever follows it in the same read.
+      const parser = createParser({
+        onEvent: (event) => {
+          if (finished) return;
+          if (event.data === '[DONE]') finished = true;
+          else applyStreamChunk(event.data, assembler, batch, this.#redactor);
+        },
+      });
+      // A large read (a fast local server) is parsed in slices, growing from 1 KiB: the first
+      // events reach the consumer before the rest of the read is parsed.
+      let sliceChars = 1024;
       while (!finished) {
-        const read = await reader.read().catch((error: unknown) => {
+        let read: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+        try {
+          read = await reader.read();
+        } catch (error) {
           throw this.#mapError(
             error,
             timeoutSignal,
             options.signal,
             'reading the stream (the connection was cut mid-stream)',
           );
-        });
-        if (read.done) break;
-        parser.feed(decoder.decode(read.value, { stream: true }));
-        if (events.length === 0) continue;
-        const batch: ChatChunk[] = [];
-        for (const data of events) {
-          if (data === '[DONE]') {
-            finished = true;
-            break;
-          }
-          const chunks = applyStreamChunk(data, assembler);
-          if (chunks === undefined) continue;
-          if (Array.isArray(chunks)) batch.push(...chunks);
-          else batch.push(chunks as ChatChunk);
         }
-        events.length = 0;
-        if (batch.length > 0) yield batch;
+        if (read.done) break;
+        const text = decoder.decode(read.value, { stream: true });
+        for (let start = 0; start < text.length && !finished; ) {
+          let end = text.length;
+          if (end - start > sliceChars) {
+            const newline = text.indexOf('\n', start + sliceChars);
+            if (newline !== -1) end = newline + 1;
+            if (sliceChars < maxSliceChars) sliceChars *= 2;
+          }
+          parser.feed(start === 0 && end === text.length ? text : text.slice(start, end));
+          start = end;
+          if (batch.length > 0) {
+            const full = batch;
+            batch = [];
+            yield full;
+          }
+        }
       }
       if (finished) {
-        // Servers end the response right after [DONE]: reading that end lets fetch keep the
-        // connection alive; a server that holds the stream open is cut after a short wait.
-        if (await endsSoon(reader, 50)) reader = undefined;
+        this.#finishInBackground(reader);
+        reader = undefined;
       } else if (assembler.finishReason === undefined) {
         throw new LlmError(
           'invalid_response',
@@ -153,10 +202,33 @@ class OpenAICompatibleProvider implements ChatProvider {
         );
       }
       yield [{ type: 'response', response: assembler.finish() }];
+    } catch (error) {
+      throw this.#redactError(error);
     } finally {
       if (reader !== undefined) reader.cancel().catch(() => undefined);
       dispose();
     }
+  }
+
+  /**
+   * After `[DONE]` the response is handed over at once and its end is read in the background:
+   * servers end the response right after `[DONE]`, and reading that end lets `fetch` keep the
+   * connection alive; a server that holds the stream open is cut after a short wait. The next
+   * request of this provider waits for that end (usually already there), so it reuses the
+   * connection instead of opening another one.
+   */
+  #finishInBackground(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+    const pending = endsSoon(reader, 50).then(async (ended) => {
+      if (ended) {
+        // Node's fetch (undici) frees the connection on the turn of the event loop after the
+        // end: a request sent before that would open a second connection.
+        await nextTurn();
+      } else {
+        reader.cancel().catch(() => undefined);
+      }
+      if (this.#pendingEnd === pending) this.#pendingEnd = undefined;
+    });
+    this.#pendingEnd = pending;
   }
 
   #signals(callerSignal: AbortSignal | undefined): {
@@ -189,6 +261,7 @@ class OpenAICompatibleProvider implements ChatProvider {
       body.stream = true;
       if (this.#includeUsage) body.stream_options = { include_usage: true };
     }
+    if (this.#pendingEnd !== undefined) await this.#pendingEnd;
     let response: Response;
     try {
       response = await this.#fetch(this.#url, {
@@ -220,10 +293,8 @@ class OpenAICompatibleProvider implements ChatProvider {
     } catch (error) {
       throw new LlmError(
         'invalid_response',
-        `${this.#url} answered with a body that is not JSON: ${this.#redact(text.slice(0, 200))}`,
-        {
-          cause: error,
-        },
+        `${this.#url} answered with a body that is not JSON: ${this.#redact(text).slice(0, 200)}`,
+        { cause: jsonErrorWithout(text, error, this.#redactor) },
       );
     }
   }
@@ -235,7 +306,7 @@ class OpenAICompatibleProvider implements ChatProvider {
     } catch {
       // The status alone still makes a useful error.
     }
-    text = this.#redact(text.slice(0, maxBodyChars));
+    text = this.#redact(text).slice(0, maxBodyChars);
     const detail = serverMessage(text);
     const retryAfterMs = readRetryAfter(response.headers);
     return new LlmError(
@@ -250,9 +321,42 @@ class OpenAICompatibleProvider implements ChatProvider {
   }
 
   #redact(text: string): string {
-    return this.#apiKey === undefined || this.#apiKey.length < 4
-      ? text
-      : text.split(this.#apiKey).join('[redacted]');
+    for (const secret of this.#secrets) {
+      if (text.includes(secret)) text = text.split(secret).join('[redacted]');
+    }
+    return text;
+  }
+
+  readonly #redactor = (text: string): string => this.#redact(text);
+
+  /**
+   * The error with every secret taken out of its message, `responseBody` and `cause` (a
+   * server may echo the key back, a JSON parse error quotes the text it choked on).
+   */
+  #redactError(error: unknown): unknown {
+    if (this.#secrets.length === 0 || !LlmError.isInstance(error)) return error;
+    const cause: unknown = error.cause;
+    const causeText =
+      cause instanceof Error ? `${cause.message}\n${cause.stack ?? ''}` : String(cause);
+    const leaks = (text: string | undefined): boolean =>
+      text !== undefined && this.#redact(text) !== text;
+    if (!leaks(error.message) && !leaks(error.responseBody) && !leaks(causeText)) return error;
+    let safeCause: unknown = cause;
+    if (leaks(causeText)) {
+      safeCause =
+        cause instanceof Error
+          ? Object.assign(new Error(this.#redact(cause.message)), { name: cause.name })
+          : this.#redact(String(cause));
+    }
+    return new LlmError(error.code, this.#redact(error.message), {
+      ...(safeCause === undefined ? {} : { cause: safeCause }),
+      ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
+      isRetryable: error.isRetryable,
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      ...(error.responseBody === undefined
+        ? {}
+        : { responseBody: this.#redact(error.responseBody) }),
+    });
   }
 
   #mapError(
@@ -285,6 +389,14 @@ class OpenAICompatibleProvider implements ChatProvider {
   }
 }
 
+/** Resolves on the next turn of the event loop (`setImmediate` where there is one). Never throws. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof globalThis.setImmediate === 'function') globalThis.setImmediate(resolve);
+    else setTimeout(resolve, 0);
+  });
+}
+
 /** Whether the stream ends, with no more data, within `waitMs`. Never throws. */
 async function endsSoon(
   reader: ReadableStreamDefaultReader<Uint8Array>,
@@ -306,6 +418,21 @@ async function endsSoon(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The `JSON.parse` error of `text` without the secrets: V8 quotes the text around the error,
+ * so the error of the redacted text is returned instead when `text` held a secret. Never throws.
+ */
+function jsonErrorWithout(text: string, error: unknown, redact: (text: string) => string): unknown {
+  const safe = redact(text);
+  if (safe === text) return error;
+  try {
+    JSON.parse(safe);
+  } catch (redacted) {
+    return redacted;
+  }
+  return new SyntaxError('The text is not valid JSON.');
 }
 
 function describeCause(error: unknown): string {
@@ -362,35 +489,43 @@ function readUsage(value: unknown): Usage | undefined {
   return { promptTokens, completionTokens, totalTokens };
 }
 
-/** Applies one SSE `data` payload; returns the normalized chunks it makes (none, one or several). */
+/**
+ * Applies one SSE `data` payload and appends the normalized chunks it makes (maybe none) to
+ * `batch`. `redact` cleans the server's text quoted in errors.
+ * @throws {LlmError} `invalid_response` (not a JSON object), `stream_error` (an error event)
+ */
 function applyStreamChunk(
   data: string,
   assembler: ResponseAssembler,
-): ChatChunk | ChatChunk[] | undefined {
-  if (data === '') return undefined;
+  batch: ChatChunk[],
+  redact: (text: string) => string,
+): void {
+  if (data === '') return;
   let chunk: unknown;
   try {
     chunk = JSON.parse(data);
   } catch (error) {
-    if (data.trim() === '') return undefined;
+    if (data.trim() === '') return;
     throw new LlmError(
       'invalid_response',
-      `The stream sent a data line that is not JSON: ${data.slice(0, 200)}`,
-      { cause: error },
+      `The stream sent a data line that is not JSON: ${redact(data).slice(0, 200)}`,
+      { cause: jsonErrorWithout(data, error, redact) },
     );
   }
   if (!isRecord(chunk))
     throw new LlmError(
       'invalid_response',
-      `The stream sent a chunk that is not an object: ${data.slice(0, 200)}`,
+      `The stream sent a chunk that is not an object: ${redact(data).slice(0, 200)}`,
     );
   if (chunk.error !== undefined && chunk.error !== null) {
     const error = chunk.error;
     const message =
       isRecord(error) && typeof error.message === 'string' ? error.message : JSON.stringify(error);
-    throw new LlmError('stream_error', `The server reported an error mid-stream: ${message}`, {
-      responseBody: data.slice(0, maxBodyChars),
-    });
+    throw new LlmError(
+      'stream_error',
+      `The server reported an error mid-stream: ${redact(message)}`,
+      { responseBody: redact(data).slice(0, maxBodyChars) },
+    );
   }
   if (assembler.id === '' && typeof chunk.id === 'string') assembler.id = chunk.id;
   if (assembler.model === '' && typeof chunk.model === 'string') assembler.model = chunk.model;
@@ -399,56 +534,58 @@ function applyStreamChunk(
     if (usage !== undefined) assembler.usage = usage;
   }
   const choices = chunk.choices;
-  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  if (!Array.isArray(choices) || choices.length === 0) return;
   const choice: unknown = choices[0];
-  if (!isRecord(choice)) return undefined;
+  if (!isRecord(choice)) return;
   if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '')
     assembler.finishReason = choice.finish_reason;
   const delta = choice.delta;
-  if (!isRecord(delta)) return undefined;
-  let text: ChatChunk | undefined;
-  if (typeof delta.content === 'string' && delta.content !== '') {
-    assembler.addText(delta.content);
-    text = { type: 'assistant_text_delta', text: delta.content };
+  if (!isRecord(delta)) return;
+  const content = delta.content;
+  if (typeof content === 'string' && content !== '') {
+    assembler.addText(content);
+    batch.push({ type: 'assistant_text_delta', text: content });
   }
   if (typeof delta.refusal === 'string' && delta.refusal !== '')
     assembler.addRefusal(delta.refusal);
   const toolCalls = delta.tool_calls;
-  if (Array.isArray(toolCalls)) {
-    const list: ChatChunk[] = text === undefined ? [] : [text];
-    for (const item of toolCalls) {
-      if (!isRecord(item)) continue;
-      const fn = isRecord(item.function) ? item.function : undefined;
-      const id = typeof item.id === 'string' && item.id !== '' ? item.id : undefined;
-      const name = typeof fn?.name === 'string' && fn.name !== '' ? fn.name : undefined;
-      const rawArguments = fn?.arguments;
-      const argumentsDelta =
-        typeof rawArguments === 'string'
-          ? rawArguments
-          : rawArguments === undefined || rawArguments === null
-            ? ''
-            : JSON.stringify(rawArguments);
-      const index = assembler.addToolCallDelta(
-        typeof item.index === 'number' ? item.index : undefined,
-        id,
-        name,
-        argumentsDelta,
-      );
-      list.push({
-        type: 'tool_call_delta',
-        index,
-        ...(id === undefined ? {} : { callId: id }),
-        ...(name === undefined ? {} : { toolName: name }),
-        argumentsDelta,
-      });
-    }
-    return list.length === 1 ? list[0] : list;
+  if (!Array.isArray(toolCalls)) return;
+  for (const item of toolCalls) {
+    if (!isRecord(item)) continue;
+    const fn = isRecord(item.function) ? item.function : undefined;
+    const id = typeof item.id === 'string' && item.id !== '' ? item.id : undefined;
+    const name = typeof fn?.name === 'string' && fn.name !== '' ? fn.name : undefined;
+    const rawArguments = fn?.arguments;
+    const argumentsDelta =
+      typeof rawArguments === 'string'
+        ? rawArguments
+        : rawArguments === undefined || rawArguments === null
+          ? ''
+          : JSON.stringify(rawArguments);
+    const index = assembler.addToolCallDelta(
+      typeof item.index === 'number' ? item.index : undefined,
+      id,
+      name,
+      argumentsDelta,
+    );
+    batch.push({
+      type: 'tool_call_delta',
+      index,
+      ...(id === undefined ? {} : { callId: id }),
+      ...(name === undefined ? {} : { toolName: name }),
+      argumentsDelta,
+    });
   }
-  return text;
 }
 
-/** Reads a non-streaming Chat Completions body. @throws {LlmError} `invalid_response` */
-export function parseCompletion(body: unknown): ChatResponse {
+/**
+ * Reads a non-streaming Chat Completions body; `redact` cleans the server's text quoted in errors.
+ * @throws {LlmError} `invalid_response`, or `stream_error` for a body that carries `error`
+ */
+export function parseCompletion(
+  body: unknown,
+  redact: (text: string) => string = (text) => text,
+): ChatResponse {
   if (!isRecord(body))
     throw new LlmError(
       'invalid_response',
@@ -458,14 +595,14 @@ export function parseCompletion(body: unknown): ChatResponse {
     const error = body.error;
     const message =
       isRecord(error) && typeof error.message === 'string' ? error.message : JSON.stringify(error);
-    throw new LlmError('stream_error', `The server reported an error: ${message}`);
+    throw new LlmError('stream_error', `The server reported an error: ${redact(message)}`);
   }
   const choices = body.choices;
   const choice: unknown = Array.isArray(choices) ? choices[0] : undefined;
   if (!isRecord(choice) || !isRecord(choice.message)) {
     throw new LlmError(
       'invalid_response',
-      `The server's answer has no choices[0].message: ${JSON.stringify(body).slice(0, 300)}`,
+      `The server's answer has no choices[0].message: ${redact(JSON.stringify(body)).slice(0, 300)}`,
     );
   }
   const raw = choice.message;

@@ -35,8 +35,8 @@ export type Reply =
       readonly kind: 'sse';
       /** Raw writes, each written separately (`data: …\n\n`, `: keep-alive\n\n`, or pieces of either). */
       readonly writes: readonly (string | Uint8Array)[];
-      /** `end` closes the response normally (default); `cut` destroys the socket after the writes. */
-      readonly finish?: 'end' | 'cut';
+      /** `end` closes the response normally (default); `cut` destroys the socket after the writes; `hold` leaves the response open until the client goes away. */
+      readonly finish?: 'end' | 'cut' | 'hold';
       /** Pause between writes, in ms (default 0: written back to back). */
       readonly delayMs?: number;
     }
@@ -170,6 +170,7 @@ async function send(
         if (reply.delayMs !== undefined && reply.delayMs > 0)
           await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       }
+      if (reply.finish === 'hold') return;
       if (reply.finish === 'cut') {
         // Let the writes leave before the socket dies, as a proxy dropping the connection would.
         await new Promise((resolve) => setTimeout(resolve, 20));
