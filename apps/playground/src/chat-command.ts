@@ -7,7 +7,7 @@ import { killNow } from './interrupt.js';
 import { describeModel, type ModelSettings } from './model-settings.js';
 import { ExitCode } from './playground-error.js';
 import { buildPolicy, describePolicy, parsePermissionList } from './policy.js';
-import { renderHistory, summarize } from './report.js';
+import { conversationOf, renderHistory, summarize } from './report.js';
 import { createProvider, outcomeOf, systemPrompt } from './run-flow.js';
 import { createRunStats } from './run-stats.js';
 import { PacedProvider } from './scripted-model.js';
@@ -167,7 +167,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
         }
         return true;
       case '/history': {
-        const history = cycle.messages();
+        const history = conversationOf(cycle.messages());
         if (history.length === 0) say(c.dim('(no messages yet)'));
         else say(renderHistory(history, c, Math.max(40, terminal.columns - 16)));
         return true;
@@ -243,7 +243,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     if (outcome === 'cancelled') {
       say(
         c.yellow(
-          `⏹ turn cancelled; the history is whole (${cycle.messages().length} messages).${terminated ? '' : ' The session goes on.'}`,
+          `⏹ turn cancelled; the history is whole (${conversationOf(cycle.messages()).length} messages after the system prompt).${terminated ? '' : ' The session goes on.'}`,
         ),
       );
     } else if (failure !== undefined) {

@@ -63,6 +63,14 @@ export function renderSummary(summary: RunSummary, colors: Colors): string {
   return table.toString();
 }
 
+/**
+ * The conversation part of `cycle.messages()`: everything after the system prompt, which the
+ * playground's own prompt fills and would only repeat on every run. Never throws.
+ */
+export function conversationOf(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages.filter((message) => message.role !== 'system');
+}
+
 /** The history, one message per line (long contents cut). Never throws. */
 export function renderHistory(
   messages: readonly ChatMessage[],

@@ -13,7 +13,7 @@ import { readMcpConfig } from './mcp-config.js';
 import { describeModel, type ModelSettings } from './model-settings.js';
 import { ExitCode } from './playground-error.js';
 import { describePolicy } from './policy.js';
-import { renderHistory, renderSummary, summarize } from './report.js';
+import { conversationOf, renderHistory, renderSummary, summarize } from './report.js';
 import { createRunStats } from './run-stats.js';
 import { createScriptedModel } from './scripted-model.js';
 import { PlaygroundSession } from './session.js';
@@ -202,6 +202,7 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
       outcome === 'cancelled' ? ExitCode.interrupted : asIntended ? ExitCode.ok : ExitCode.failed;
     const summary = summarize(stats, settings.model.kind === 'scripted');
     const history = cycle.messages();
+    const conversation = conversationOf(history);
     const hint = flow.hint?.(context, outcome);
     const explained = failure === undefined ? undefined : explainError(failure, settings.model);
 
@@ -237,11 +238,13 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
       terminal.err.write(`${c.red('✗ failed')}: ${explained?.message ?? String(failure)}\n`);
     }
     if (hint !== undefined) terminal.out.write(`${c.cyan('hint')}: ${hint}\n`);
-    if (history.length > 0 && (settings.showHistory || outcome !== 'complete')) {
+    if (conversation.length > 0 && (settings.showHistory || outcome !== 'complete')) {
       terminal.out.write(
-        `\n${c.bold('history')} ${c.dim(`(${history.length} messages, what cycle.messages() returns)`)}\n`,
+        `\n${c.bold('history')} ${c.dim(`(${conversation.length} messages after the system prompt; cycle.messages() has them all)`)}\n`,
       );
-      terminal.out.write(`${renderHistory(history, c, Math.max(40, terminal.columns - 16))}\n`);
+      terminal.out.write(
+        `${renderHistory(conversation, c, Math.max(40, terminal.columns - 16))}\n`,
+      );
     }
     // A run that failed before the model answered once (a wrong key, an unknown model) has
     // nothing to sum up; the error above says it all.

@@ -48,7 +48,8 @@ describe('cancel: Ctrl-C during a tool', () => {
     const finished = JSON.parse(final.stdout.trim().split('\n').at(-1) as string);
     expect(finished).toMatchObject({ type: 'run_finished', outcome: 'cancelled', exitCode: 130 });
     const history = finished.history as Array<{ role: string; tool_call_id?: string }>;
-    expect(history.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+    // The JSON history is cycle.messages() itself: the system prompt first.
+    expect(history.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     await waitGone(before);
     for (const pid of before) expect(isAlive(pid)).toBe(false);
   });

@@ -112,7 +112,9 @@ describe('exit paths leave no process and no sandbox behind', () => {
     child.kill('SIGTERM');
     const final = await result;
     expect(final.code).toBe(143);
-    expect(final.stdout).toContain('turn cancelled; the history is whole (3 messages).');
+    expect(final.stdout).toContain(
+      'turn cancelled; the history is whole (3 messages after the system prompt).',
+    );
     expect(final.stdout).toContain('bye');
     await waitGone(before);
     for (const pid of before) expect(isAlive(pid)).toBe(false);

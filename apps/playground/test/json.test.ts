@@ -28,7 +28,14 @@ describe('--json: one JSON event per line', () => {
       failures: 0,
       tokens: 'estimated',
     });
-    expect(last?.history as unknown[]).toHaveLength(4);
+    // cycle.messages(): system prompt, user, assistant with the call, tool, final assistant.
+    expect((last?.history as { role: string }[]).map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
 
     const events = lines.slice(1, -1);
     const types = events.map((event) => event.type);

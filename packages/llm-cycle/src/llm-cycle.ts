@@ -31,7 +31,7 @@ export interface LlmCycleOptions {
   readonly provider: ChatProvider;
   /** The model name sent with every request. */
   readonly model: string;
-  /** Sent first in every request; never compacted away, not part of `messages()`. */
+  /** Sent first in every request and first in `messages()`; never compacted away. */
   readonly systemPrompt?: string;
   /** Most model requests one tool loop call makes (default 10). */
   readonly maxTurns?: number;
@@ -49,7 +49,10 @@ export interface LlmCycleOptions {
   readonly sessionId?: string;
   /** Extra request body fields (temperature, max_tokens, tool_choice, ...), sent with every request. */
   readonly parameters?: Readonly<Record<string, JsonValue>>;
-  /** A history to start from (e.g. a saved conversation); the system prompt goes in `systemPrompt`. */
+  /**
+   * A history to start from, such as what `messages()` returned earlier. A leading system
+   * message is taken as the system prompt (or dropped when it repeats `systemPrompt`).
+   */
   readonly messages?: readonly ChatMessage[];
 }
 
@@ -104,13 +107,27 @@ export class LlmCycle {
   #usage: Usage = zeroUsage;
   #busy = false;
 
-  /** @throws {RangeError} when a number option is out of range (maxTurns < 1, negative timeouts or sizes). */
+  /**
+   * @throws {RangeError} when a number option is out of range (maxTurns < 1, negative timeouts or sizes).
+   * @throws {TypeError} when `messages` starts with a system message other than `systemPrompt`.
+   */
   constructor(options: LlmCycleOptions) {
     this.#provider = options.provider;
     this.#model = options.model;
+    const [first, ...rest] = options.messages ?? [];
+    const savedSystem = first?.role === 'system' ? first : undefined;
+    if (
+      savedSystem !== undefined &&
+      options.systemPrompt !== undefined &&
+      savedSystem.content !== options.systemPrompt
+    ) {
+      throw new TypeError(
+        'LlmCycle: `messages` starts with a system message that differs from `systemPrompt`; give the system prompt once (either option).',
+      );
+    }
     this.#system =
       options.systemPrompt === undefined
-        ? undefined
+        ? savedSystem
         : { role: 'system', content: options.systemPrompt };
     this.#maxTurns = options.maxTurns ?? 10;
     if (!Number.isInteger(this.#maxTurns) || this.#maxTurns < 1) {
@@ -142,12 +159,16 @@ export class LlmCycle {
     this.#returnUnknownTool = options.onUnknownTool === 'return_to_model';
     this.#parameters = options.parameters;
     this.sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
-    this.#history = options.messages === undefined ? [] : [...options.messages];
+    this.#history =
+      options.messages === undefined ? [] : savedSystem === undefined ? [...options.messages] : rest;
   }
 
-  /** The history: every message of the conversation so far (after compaction), without the system prompt. A copy. */
+  /**
+   * The full history, as the next request would send it: the system prompt first (when there
+   * is one), then every message of the conversation so far (after compaction). A copy.
+   */
   messages(): ChatMessage[] {
-    return [...this.#history];
+    return this.#system === undefined ? [...this.#history] : [this.#system, ...this.#history];
   }
 
   /** Token use summed over every request of this cycle (responses without usage count as 0). */
