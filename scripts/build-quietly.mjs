@@ -10,11 +10,10 @@ if (target === undefined) {
   process.exit(2);
 }
 const turbo = fileURLToPath(new URL('../node_modules/.bin/turbo', import.meta.url));
-const child = spawn(
-  turbo,
-  ['run', 'build', `--filter=${target}...`, '--output-logs=errors-only'],
-  { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' },
-);
+const child = spawn(turbo, ['run', 'build', `--filter=${target}...`, '--output-logs=errors-only'], {
+  stdio: ['ignore', 'pipe', 'pipe'],
+  shell: process.platform === 'win32',
+});
 const output = [];
 child.stdout.on('data', (chunk) => output.push(chunk));
 child.stderr.on('data', (chunk) => output.push(chunk));

@@ -29,7 +29,8 @@ describe('--json: one JSON event per line', () => {
       tokens: 'estimated',
     });
     // cycle.messages(): system prompt, user, assistant with the call, tool, final assistant.
-    expect((last?.history as { role: string }[]).map((message) => message.role)).toEqual([
+    const history = (last?.history ?? []) as { role: string }[];
+    expect(history.map((message) => message.role)).toEqual([
       'system',
       'user',
       'assistant',

@@ -151,7 +151,10 @@ describe('LlmCycle plain submits', () => {
     ]);
     expect(server.requests[1]?.body.tools).toBeUndefined();
     // messages() is the history as the next request sends it: system prompt first.
-    expect(cycle.messages()[0]).toEqual({ role: 'system', content: 'You are a helpful assistant.' });
+    expect(cycle.messages()[0]).toEqual({
+      role: 'system',
+      content: 'You are a helpful assistant.',
+    });
     expect(server.requests[1]?.body.messages).toEqual(cycle.messages().slice(0, 4));
   });
 
@@ -163,7 +166,10 @@ describe('LlmCycle plain submits', () => {
     const resumed = makeCycle({ systemPrompt: undefined, messages: saved });
     expect(resumed.messages()).toEqual(saved);
     await resumed.submit('More');
-    expect(server.requests[1]?.body.messages).toEqual([...saved, { role: 'user', content: 'More' }]);
+    expect(server.requests[1]?.body.messages).toEqual([
+      ...saved,
+      { role: 'user', content: 'More' },
+    ]);
     // The same system prompt given twice is kept once; two different ones are refused.
     expect(makeCycle({ messages: saved }).messages()).toEqual(saved);
     expect(() => makeCycle({ systemPrompt: 'Other.', messages: saved })).toThrow(TypeError);
@@ -943,11 +949,10 @@ describe('LlmCycle.submitStreamWithTools', () => {
     }
     expect(toolSignal?.aborted).toBe(true);
     expect(
-      withoutSystem(cycle)
-        .map((message) => [
-          message.role,
-          message.role === 'tool' ? message.content.slice(0, 19) : '',
-        ]),
+      withoutSystem(cycle).map((message) => [
+        message.role,
+        message.role === 'tool' ? message.content.slice(0, 19) : '',
+      ]),
     ).toEqual([
       ['user', ''],
       ['assistant', ''],

@@ -160,7 +160,11 @@ export class LlmCycle {
     this.#parameters = options.parameters;
     this.sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
     this.#history =
-      options.messages === undefined ? [] : savedSystem === undefined ? [...options.messages] : rest;
+      options.messages === undefined
+        ? []
+        : savedSystem === undefined
+          ? [...options.messages]
+          : rest;
   }
 
   /**
