@@ -1,6 +1,6 @@
 // The peer comparison (run under Node 22 by launch.mjs). This process hosts the scripted Chat
 // Completions server; every measurement runs in a child process under the same Node binary:
-// timing suites run all frameworks in one child, interleaved round by round (same warm-up,
+// timing suites run all frameworks in one child, interleaved conversation by conversation (same warm-up,
 // same machine state), and peak-memory / scale suites run one child per framework so each
 // figure is that framework's alone.
 import { spawn } from 'node:child_process';

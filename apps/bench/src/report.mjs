@@ -207,7 +207,7 @@ export function renderReport(results, reading) {
     '',
     '<!-- Written by apps/bench (`pnpm bench:peers`); edit apps/bench/src/reading.md for the reading, not this file. -->',
     '',
-    'Measured side by side in one run, on the same machine, under the same Node 22 binary: a local Chat Completions server on 127.0.0.1 answers instantly from a script (real wire format: JSON completions, SSE chunks with tool-call deltas by index, a usage chunk, `[DONE]`), so the figures are each framework’s own overhead. Every figure is the median of several rounds after a warm-up; the rounds of the frameworks are interleaved so that a busy neighbour on the machine slows them all alike. “Spread” is half the interquartile range of the rounds relative to the median: when it is large the machine was busy and the ratios are less sure than they look.',
+    'Measured side by side in one run, on the same machine, under the same Node 22 binary: a local Chat Completions server on 127.0.0.1 answers instantly from a script (real wire format: JSON completions, SSE chunks with tool-call deltas by index, a usage chunk, `[DONE]`), so the figures are each framework’s own overhead. Every figure is the median of several rounds after a warm-up; in the tool-loop and streaming suites the frameworks alternate conversation by conversation (the order rotating each time), so that a busy neighbour, garbage collection and JIT state fall on them all alike. “Spread” is half the interquartile range of the rounds relative to the median: when it is large the machine was busy and the ratios are less sure than they look.',
     '',
   );
   if (results.quick)
