@@ -61,6 +61,26 @@ async function prepare(names, warm) {
   return { ready, failures };
 }
 
+/**
+ * One round of `job.batch` runs per framework, the frameworks alternating run by run (the order
+ * rotating each time). Returns each framework's summed wall and CPU milliseconds.
+ */
+async function alternate(names, round, run) {
+  const totals = new Map(names.map((name) => [name, { ms: 0, cpuMs: 0 }]));
+  for (let index = 0; index < job.batch; index++) {
+    for (const name of rotate(names, round + index)) {
+      const total = totals.get(name);
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      await run(name);
+      total.ms += performance.now() - start;
+      const used = process.cpuUsage(cpu);
+      total.cpuMs += (used.user + used.system) / 1000;
+    }
+  }
+  return totals;
+}
+
 async function loopSuite() {
   const { ready, failures } = await prepare(job.frameworks, async (name, framework) => {
     expectText(name, 'loop', await framework.loop(), loopAnswer);
@@ -75,18 +95,7 @@ async function loopSuite() {
   const names = [...ready.keys()];
   for (let round = 0; round < job.rounds; round++) {
     gc();
-    const totals = new Map(names.map((name) => [name, { ms: 0, cpuMs: 0 }]));
-    for (let index = 0; index < job.batch; index++) {
-      for (const name of rotate(names, round + index)) {
-        const total = totals.get(name);
-        const cpu = process.cpuUsage();
-        const start = performance.now();
-        await ready.get(name).loop();
-        total.ms += performance.now() - start;
-        const used = process.cpuUsage(cpu);
-        total.cpuMs += (used.user + used.system) / 1000;
-      }
-    }
+    const totals = await alternate(names, round, (name) => ready.get(name).loop());
     for (const [name, total] of totals) {
       results[name].msPerRun.push(total.ms / job.batch);
       results[name].cpuMsPerRun.push(total.cpuMs / job.batch);
@@ -118,18 +127,7 @@ async function streamSuite() {
   const names = [...ready.keys()];
   for (let round = 0; round < job.rounds; round++) {
     gc();
-    const totals = new Map(names.map((name) => [name, { ms: 0, cpuMs: 0 }]));
-    for (let index = 0; index < job.batch; index++) {
-      for (const name of rotate(names, round + index)) {
-        const total = totals.get(name);
-        const cpu = process.cpuUsage();
-        const start = performance.now();
-        await ready.get(name).streamLoop(() => {});
-        total.ms += performance.now() - start;
-        const used = process.cpuUsage(cpu);
-        total.cpuMs += (used.user + used.system) / 1000;
-      }
-    }
+    const totals = await alternate(names, round, (name) => ready.get(name).streamLoop(() => {}));
     for (const name of rotate(names, round)) {
       const framework = ready.get(name);
       const result = results[name];

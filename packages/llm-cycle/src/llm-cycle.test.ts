@@ -49,6 +49,20 @@ function withoutSystem(cycle: LlmCycle): ChatMessage[] {
   return cycle.messages().filter((message) => message.role !== 'system');
 }
 
+/** A tool that runs until its signal aborts; `onStart` sees the signal as the call starts. */
+function waitForever(onStart: (signal: AbortSignal) => void) {
+  return defineTool({
+    name: 'wait_forever',
+    description: 'Waits until cancelled',
+    parameters: { type: 'object', properties: {} },
+    execute: (_args, context) =>
+      new Promise<string>((_resolve, reject) => {
+        onStart(context.signal);
+        context.signal.addEventListener('abort', () => reject(new Error('stopped')));
+      }),
+  });
+}
+
 const contexts: ToolContext[] = [];
 const weather = defineTool({
   name: 'get_weather',
@@ -697,16 +711,9 @@ describe('LlmCycle cancellation', () => {
     const inside = new Promise<void>((resolve) => {
       entered = resolve;
     });
-    const wait = defineTool({
-      name: 'wait_forever',
-      description: 'Waits until cancelled',
-      parameters: { type: 'object', properties: {} },
-      execute: (_args, context) =>
-        new Promise<string>((_resolve, reject) => {
-          toolSignal = context.signal;
-          entered?.();
-          context.signal.addEventListener('abort', () => reject(new Error('stopped')));
-        }),
+    const wait = waitForever((signal) => {
+      toolSignal = signal;
+      entered?.();
     });
     let quickDone: (() => void) | undefined;
     const finished = new Promise<void>((resolve) => {
@@ -926,15 +933,8 @@ describe('LlmCycle.submitStreamWithTools', () => {
 
   it('a consumer that breaks while tools run cancels them and keeps the history whole', async () => {
     let toolSignal: AbortSignal | undefined;
-    const wait = defineTool({
-      name: 'wait_forever',
-      description: 'Waits until cancelled',
-      parameters: { type: 'object', properties: {} },
-      execute: (_args, context) =>
-        new Promise<string>((_resolve, reject) => {
-          toolSignal = context.signal;
-          context.signal.addEventListener('abort', () => reject(new Error('stopped')));
-        }),
+    const wait = waitForever((signal) => {
+      toolSignal = signal;
     });
     const cycle = makeCycle();
     server.reply({
@@ -1267,15 +1267,8 @@ describe('LlmCycle cancellation while streaming', () => {
 
   it('aborting during a tool fires its signal, throws cancelled and leaves a cancelled tool message', async () => {
     let toolSignal: AbortSignal | undefined;
-    const wait = defineTool({
-      name: 'wait_forever',
-      description: 'Waits until cancelled',
-      parameters: { type: 'object', properties: {} },
-      execute: (_args, context) =>
-        new Promise<string>((_resolve, reject) => {
-          toolSignal = context.signal;
-          context.signal.addEventListener('abort', () => reject(new Error('stopped')));
-        }),
+    const wait = waitForever((signal) => {
+      toolSignal = signal;
     });
     const cycle = makeCycle();
     server.reply({
