@@ -614,6 +614,24 @@ describe('LlmCycle.submitWithTools', () => {
     expect(server.requests[1]?.body.messages[3].content).toBe(content);
   });
 
+  it('keeps even the smallest allowed limit (64 bytes), marker included, and refuses less', async () => {
+    expect(() => makeCycle({ maxToolResultBytes: 63 })).toThrow(/at least 64/);
+    expect(() => makeCycle({ maxToolResultBytes: 0 })).toThrow(RangeError);
+    const cycle = makeCycle({ maxToolResultBytes: 64 });
+    server.reply(
+      {
+        kind: 'sse',
+        writes: toolCallStream([{ id: 'call_big', name: 'big_result', pieces: [''] }]),
+      },
+      { kind: 'sse', writes: textStream(['ok']) },
+    );
+    await collect(cycle.submitStreamWithTools('big', registry()));
+    const content = withoutSystem(cycle)[2]?.content;
+    if (typeof content !== 'string') throw new Error('no tool message');
+    expect(Buffer.byteLength(content)).toBeLessThanOrEqual(64);
+    expect(content).toMatch(/…\[truncated: \d+ of 45000 bytes cut\]$/);
+  });
+
   it('compacts old exchanges without separating tool pairs; the system prompt stays', async () => {
     const cycle = makeCycle({ compaction: { maxTokens: 400 } });
     for (let round = 0; round < 4; round++) {

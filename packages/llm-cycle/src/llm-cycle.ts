@@ -37,7 +37,7 @@ export interface LlmCycleOptions {
   readonly maxTurns?: number;
   /** Time limit of each tool call, in milliseconds (default 60 000). */
   readonly toolTimeoutMs?: number;
-  /** Tool messages longer than this many UTF-8 bytes are cut, with a marker (default 16 384; `null` turns it off). */
+  /** Tool messages longer than this many UTF-8 bytes are cut, with a marker (default 16 384, at least 64; `null` turns it off). */
   readonly maxToolResultBytes?: number | null;
   /** Retries of failed requests (408, 409, 429, 5xx, network, timeout). */
   readonly retry?: RetryOptions;
@@ -138,9 +138,10 @@ export class LlmCycle {
       throw new RangeError(`LlmCycle: toolTimeoutMs must be > 0, got ${options.toolTimeoutMs}.`);
     this.#maxToolResultBytes =
       options.maxToolResultBytes === undefined ? 16 * 1024 : options.maxToolResultBytes;
-    if (this.#maxToolResultBytes !== null && !(this.#maxToolResultBytes > 0)) {
+    // Below 64 bytes the truncation marker itself would not fit.
+    if (this.#maxToolResultBytes !== null && !(this.#maxToolResultBytes >= 64)) {
       throw new RangeError(
-        `LlmCycle: maxToolResultBytes must be > 0 or null, got ${options.maxToolResultBytes}.`,
+        `LlmCycle: maxToolResultBytes must be at least 64 (room for the truncation marker) or null, got ${options.maxToolResultBytes}.`,
       );
     }
     this.#retry = resolveRetryOptions(options.retry);
