@@ -46,12 +46,31 @@ export class ObservedStdioTransport extends StdioClientTransport {
       this.exit = { code, signal };
       this.exitListener?.(this.exit);
       // A grandchild holding stdout open would keep 'close' (and so the SDK's onclose) from
-      // firing: destroy our ends of the pipes so pending calls fail now.
-      setTimeout(() => {
+      // firing: once the pipes are quiet, destroy our ends so pending calls fail now. The check
+      // runs in setImmediate, after the event loop has read what is waiting in the pipes (a
+      // timer fires before that read: on a busy machine it would drop the server's last
+      // stderr lines, which say why it died); data still arriving postpones it, 2 s at most.
+      const exitedAt = performance.now();
+      let lastData = exitedAt;
+      const touch = (): void => {
+        lastData = performance.now();
+      };
+      child.stdout?.on('data', touch);
+      child.stderr?.on('data', touch);
+      const destroyWhenQuiet = (): void => {
+        const now = performance.now();
+        if (now - lastData < 150 && now - exitedAt < 2_000) {
+          checkAfter(100);
+          return;
+        }
         if (child.stdout !== null && !child.stdout.destroyed) child.stdout.destroy();
         if (child.stdin !== null && !child.stdin.destroyed) child.stdin.destroy();
         if (child.stderr !== null && !child.stderr.destroyed) child.stderr.destroy();
-      }, 300).unref();
+      };
+      const checkAfter = (ms: number): void => {
+        setTimeout(() => setImmediate(destroyWhenQuiet).unref(), ms).unref();
+      };
+      checkAfter(300);
     });
   }
 
