@@ -1,33 +1,41 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scheduleDeadline } from './deadline-queue.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Fake timers (and a fake performance.now), so the order of deadlines is tested, not the
+// machine's speed.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('scheduleDeadline', () => {
-  it('fires deadlines of one duration in order, skipping cancelled ones', async () => {
+  it('fires deadlines of one duration in order, skipping cancelled ones', () => {
     const fired: string[] = [];
     scheduleDeadline(25, () => fired.push('a'));
     const b = scheduleDeadline(25, () => fired.push('b'));
-    await sleep(5);
+    vi.advanceTimersByTime(5);
     scheduleDeadline(25, () => fired.push('c'));
     b.cancel();
     b.cancel();
-    await sleep(22);
+    vi.advanceTimersByTime(22);
     expect(fired).toEqual(['a']);
-    await sleep(30);
+    vi.advanceTimersByTime(3);
     expect(fired).toEqual(['a', 'c']);
   });
 
-  it('keeps durations apart and stops its timer when everything is cancelled', async () => {
+  it('keeps durations apart and stops its timer when everything is cancelled', () => {
     const fired: string[] = [];
     const long = scheduleDeadline(40, () => fired.push('long'));
     scheduleDeadline(5, () => fired.push('short'));
     long.cancel();
-    await sleep(60);
+    vi.advanceTimersByTime(60);
     expect(fired).toEqual(['short']);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('serves many deadlines, cancelled out of order, without losing a live one', async () => {
+  it('serves many deadlines, cancelled out of order, without losing a live one', () => {
     const fired: number[] = [];
     const handles = Array.from({ length: 3000 }, (_, i) =>
       scheduleDeadline(30, () => fired.push(i)),
@@ -35,7 +43,10 @@ describe('scheduleDeadline', () => {
     handles.forEach((handle, i) => {
       if (i % 1000 !== 999) handle.cancel();
     });
-    await sleep(60);
+    vi.advanceTimersByTime(29);
+    expect(fired).toEqual([]);
+    vi.advanceTimersByTime(2);
     expect(fired).toEqual([999, 1999, 2999]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -372,12 +372,20 @@ describe('ToolRegistry: invoke', () => {
       name: 'stubborn',
       description: 'ignores abort',
       parameters: { type: 'object' },
-      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 300)),
+      execute: () =>
+        new Promise<string>((resolve) =>
+          setTimeout(() => {
+            finished = true;
+            resolve('late');
+          }, 300),
+        ),
     });
+    let finished = false;
     const registry = new ToolRegistry({ timeoutMs: 20 }).register(stubborn);
     const invocation = await registry.invoke('stubborn', {});
     expect(errorOf(invocation).code).toBe('timeout');
-    expect(invocation.durationMs).toBeLessThan(300);
+    // Settled at the deadline, while the tool was still running.
+    expect(finished).toBe(false);
   });
 
   it('cancels when the caller aborts, before or during the call', async () => {
