@@ -4,21 +4,13 @@ import type { ToolError } from '@agcore/tools-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient, type McpToolError, type McpToolInfo } from './index.js';
 import {
+  failure,
   faultServer,
   isAlive,
   loggedFaultServer,
   logLines,
   tempDir,
 } from './test-support/servers.js';
-
-async function failure(promise: Promise<unknown>): Promise<McpToolError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as McpToolError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('McpClient start-up failures', () => {
   it('reports a missing command as mcp_error at once, naming the server', async () => {

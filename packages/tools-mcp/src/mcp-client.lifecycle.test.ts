@@ -2,21 +2,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpClient, type McpToolError } from './index.js';
 import {
+  failure,
   faultServer,
   loggedFaultServer,
   logLines,
   serverEntries,
   tempDir,
 } from './test-support/servers.js';
-
-async function failure(promise: Promise<unknown>): Promise<McpToolError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as McpToolError;
-  }
-  throw new Error('expected a rejection');
-}
 
 let dir: { path: string; remove(): Promise<void> };
 beforeAll(async () => {

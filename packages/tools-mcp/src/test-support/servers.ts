@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { McpToolError } from '../mcp-tool-error.js';
 import type { McpStdioTransportConfig } from '../transport-config.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -122,4 +123,14 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The error `promise` rejects with; throws when it resolves instead. */
+export async function failure(promise: Promise<unknown>): Promise<McpToolError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as McpToolError;
+  }
+  throw new Error('expected a rejection');
 }
