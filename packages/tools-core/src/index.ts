@@ -1,3 +1,5 @@
+export type { BackoffOptions } from './backoff.js';
+export { backoffDelay } from './backoff.js';
 export type { BaseTool, ToolDefinition } from './base-tool.js';
 export { toToolDefinition } from './base-tool.js';
 export type {
@@ -12,6 +14,15 @@ export { describeNonJson } from './json.js';
 export type { FromJsonSchema, JsonSchema, JsonSchemaTypeName } from './json-schema.js';
 export type { BuiltinPermission, CustomPermission } from './permission.js';
 export { isPermission, Permission } from './permission.js';
+export type { Redactor } from './redact.js';
+export {
+  createRedactor,
+  redactError,
+  redactedMarker,
+  redactUrl,
+  secretsOfHeaders,
+  secretsOfUrl,
+} from './redact.js';
 export type { ToolContext, ToolProgress } from './tool-context.js';
 export { createToolContext } from './tool-context.js';
 export type { ToolErrorCode, ToolErrorJson, ToolErrorOptions } from './tool-error.js';

@@ -19,6 +19,13 @@ export interface ToolContext {
   readonly traceId: string;
   /** Aborted when the call is cancelled or times out; a well-behaved tool stops then. */
   readonly signal: AbortSignal;
+  /**
+   * When the call's time limit runs out, as a `Date.now()` timestamp (milliseconds since the
+   * epoch); absent when the call has no limit. The runner of the call (a `ToolRegistry`) owns
+   * the one clock: at this moment it aborts `signal` with a `timeout`. A tool that talks to a
+   * server hands the remaining time (`deadline - Date.now()`) on instead of running a timer.
+   */
+  readonly deadline?: number;
   /** The LLM's id for this tool call, when the call came from a model. */
   readonly toolCallId?: string;
   /** Reports progress to whoever runs the tool; absent when nobody listens. */

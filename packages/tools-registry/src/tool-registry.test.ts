@@ -310,6 +310,30 @@ describe('ToolRegistry: invoke', () => {
     expect(perCall.message).toContain('within 10 ms');
   });
 
+  it("tells the tool its deadline: now plus the call's time limit, absent without a limit", async () => {
+    const seen: Array<number | undefined> = [];
+    const clock = defineTool({
+      name: 'clock',
+      description: 'reports its deadline',
+      parameters: { type: 'object' },
+      execute: async (_args, context) => {
+        seen.push(context.deadline);
+        return null;
+      },
+    });
+    const registry = new ToolRegistry({ timeoutMs: 5_000 }).register(clock);
+    const before = Date.now();
+    await registry.invoke('clock', {});
+    await registry.invoke('clock', {}, { timeoutMs: 100 });
+    await registry.invoke('clock', {}, { timeoutMs: 0 });
+    const after = Date.now();
+    expect(seen[0]).toBeGreaterThanOrEqual(before + 5_000);
+    expect(seen[0]).toBeLessThanOrEqual(after + 5_000);
+    expect(seen[1]).toBeGreaterThanOrEqual(before + 100);
+    expect(seen[1]).toBeLessThanOrEqual(after + 100);
+    expect(seen[2]).toBeUndefined();
+  });
+
   it('gives a tool that reads its signal only after the timeout an aborted signal', async () => {
     let seen: AbortSignal | undefined;
     const late = defineTool({

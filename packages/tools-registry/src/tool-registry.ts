@@ -339,8 +339,10 @@ export class ToolRegistry {
       options.timeoutMs === undefined
         ? this.timeoutMs
         : checkTimeout(options.timeoutMs, 'InvokeOptions.timeoutMs');
+    const limited = timeoutMs > 0 && timeoutMs !== Number.POSITIVE_INFINITY;
     const outcome = await execute(entry.tool as unknown as BaseTool<unknown>, args, {
       timeoutMs,
+      deadline: limited ? Date.now() + timeoutMs : undefined,
       callerSignal: options.signal ?? options.context?.signal,
       context: options.context,
       sessionId: this.sessionId,
@@ -371,6 +373,8 @@ export class ToolRegistry {
 
 interface ExecuteRequest {
   readonly timeoutMs: number;
+  /** `Date.now()` when the time limit runs out; `undefined` without a limit. */
+  readonly deadline: number | undefined;
   readonly callerSignal: AbortSignal | undefined;
   readonly context: Partial<ToolContext> | undefined;
   readonly sessionId: string;
@@ -384,6 +388,7 @@ const knownContextKeys: ReadonlySet<string> = new Set([
   'signal',
   'toolCallId',
   'progress',
+  'deadline',
 ]);
 
 /**
@@ -396,6 +401,7 @@ class CallContext implements ToolContext {
   readonly sessionId: string;
   readonly toolCallId: string | undefined;
   readonly progress: ((update: ToolProgress) => void) | undefined;
+  readonly deadline: number | undefined;
   #controller: AbortController | undefined;
   #abortReason: ToolError | undefined;
   #traceId: string | undefined;
@@ -404,6 +410,7 @@ class CallContext implements ToolContext {
     this.sessionId = partial?.sessionId ?? request.sessionId;
     this.toolCallId = request.callId;
     this.progress = request.progress;
+    this.deadline = request.deadline;
     this.#traceId = partial?.traceId;
     if (partial !== undefined) {
       // Fields added to ToolContext later pass through untouched.
