@@ -23,6 +23,7 @@ export {
   secretsOfHeaders,
   secretsOfUrl,
 } from './redact.js';
+export { delay, settleWithin } from './timers.js';
 export type { ToolContext, ToolProgress } from './tool-context.js';
 export { createToolContext } from './tool-context.js';
 export type { ToolErrorCode, ToolErrorJson, ToolErrorOptions } from './tool-error.js';
