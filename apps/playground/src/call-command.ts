@@ -137,6 +137,11 @@ export async function callCommand(
         terminal.err.write(
           `${c.cyan('hint')}: allow what it needs with --allow (e.g. --allow ${session.permissionsOf(name).join(',')}).\n`,
         );
+      } else if (output.error.code === 'timeout') {
+        // The registry's message names the library option; here the knob is the CLI flag.
+        terminal.err.write(
+          `${c.cyan('hint')}: give it more time with --timeout MS (this call had ${options.timeoutMs} ms).\n`,
+        );
       }
     }
     if (output.ok) return ExitCode.ok;

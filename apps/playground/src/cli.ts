@@ -34,15 +34,24 @@ const collect = (value: string, previous: string[] | undefined): string[] => [
   value,
 ];
 
-/** Adds the options every command shares. */
+/** Adds the options of the commands that talk to a model (a flow, chat). */
+function withModelOptions(command: Command): Command {
+  return withCommonOptions(
+    command
+      .addOption(
+        new Option('--base-url <url>', 'OpenAI-compatible API root').env('OPENAI_BASE_URL'),
+      )
+      .addOption(new Option('--api-key <key>', 'API key for --base-url').env('OPENAI_API_KEY'))
+      .addOption(new Option('--model <name>', 'model name at --base-url').env('AGCORE_MODEL'))
+      .option('--scripted', 'use the scripted model even when the environment names a real one'),
+  );
+}
+
+/** Adds the options every command shares (`tools` and `call` use no model). */
 function withCommonOptions(command: Command): Command {
   return command
     .option('--json', 'print one JSON object per line (for scripts)')
     .option('--no-color', 'plain text (also: NO_COLOR=1, or any pipe)')
-    .addOption(new Option('--base-url <url>', 'OpenAI-compatible API root').env('OPENAI_BASE_URL'))
-    .addOption(new Option('--api-key <key>', 'API key for --base-url').env('OPENAI_API_KEY'))
-    .addOption(new Option('--model <name>', 'model name at --base-url').env('AGCORE_MODEL'))
-    .option('--scripted', 'use the scripted model even when the environment names a real one')
     .option('--mcp-config <file>', 'more MCP servers, from a mcp.json ({"mcpServers": {...}})')
     .option(
       '--allow <permissions>',
@@ -136,7 +145,7 @@ Examples (at the repository root, \`pnpm playground\` runs agcore-playground):
 `,
   );
 
-withCommonOptions(program)
+withModelOptions(program)
   .option('-f, --flow <name>', `the flow to run (see --list)`, defaultFlowName)
   .option('-l, --list', 'list the flows with one line each')
   .option('--history', 'print the message history at the end of every run')
@@ -164,7 +173,7 @@ withCommonOptions(program)
     });
   });
 
-withCommonOptions(
+withModelOptions(
   program
     .command('chat')
     .description(

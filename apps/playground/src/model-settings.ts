@@ -38,6 +38,16 @@ export function resolveModelSettings(
   env: NodeJS.ProcessEnv = process.env,
 ): ModelSettings {
   if (options.scripted === true) return { kind: 'scripted' };
+  for (const [flag, value] of [
+    ['--model', options.model],
+    ['--base-url', options.baseUrl],
+  ] as const) {
+    if (value !== undefined && value.trim() === '') {
+      throw new PlaygroundError(
+        `${flag} is empty: give a value (for example --model gpt-4o-mini, or --base-url http://127.0.0.1:11434/v1), or leave the option out for the scripted model.`,
+      );
+    }
+  }
   const baseURL = options.baseUrl ?? nonEmpty(env.OPENAI_BASE_URL);
   const model = options.model ?? nonEmpty(env.AGCORE_MODEL);
   if (baseURL === undefined && model === undefined) return { kind: 'scripted' };

@@ -30,11 +30,15 @@ export function summarize(stats: RunStats, estimated: boolean): RunSummary {
   };
 }
 
-/** The summary table (cli-table3). Never throws. */
-export function renderSummary(summary: RunSummary, colors: Colors): string {
+/** The summary table (cli-table3), at most `columns` wide: its notes wrap. Never throws. */
+export function renderSummary(summary: RunSummary, colors: Colors, columns = 80): string {
+  // Borders take 4 columns, the label column 12 and the value column up to 9 (`1 min 05 s`).
+  const noteWidth = Math.max(16, columns - 4 - 12 - 9);
   const table = new Table({
     style: { head: [], border: [], compact: true },
     colAligns: ['left', 'right', 'left'],
+    colWidths: [12, 9, noteWidth],
+    wordWrap: true,
   });
   const tokens =
     summary.tokens === 'none'

@@ -249,7 +249,9 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
     // A run that failed before the model answered once (a wrong key, an unknown model) has
     // nothing to sum up; the error above says it all.
     if (outcome !== 'failed' || summary.turns > 0 || summary.toolCalls > 0) {
-      terminal.out.write(`\n${c.bold('summary')}\n${renderSummary(summary, c)}\n`);
+      terminal.out.write(
+        `\n${c.bold('summary')}\n${renderSummary(summary, c, terminal.columns)}\n`,
+      );
     }
     if (settings.model.kind === 'scripted' && outcome === 'complete' && flow.name === 'tour') {
       terminal.out.write(

@@ -14,7 +14,7 @@ export interface Terminal {
   readonly colors: Colors;
   /** Whether stdout is an interactive terminal (live progress bars are drawn only then). */
   readonly interactive: boolean;
-  /** Terminal width; 200 when not a terminal (a pipe or a file does not wrap). */
+  /** Terminal width; when not a terminal, `COLUMNS` or 80 (tables and summaries fit it). */
   readonly columns: number;
 }
 
@@ -46,8 +46,39 @@ export function processTerminal(options: TerminalOptions = {}): Terminal {
     err: process.stderr,
     colors: picocolors.createColors(shouldColor(isTTY, options)),
     interactive: isTTY,
-    columns: isTTY ? (process.stdout.columns ?? 100) : 200,
+    columns: (isTTY ? process.stdout.columns : undefined) ?? columnsOf(process.env.COLUMNS),
   };
+}
+
+/** `COLUMNS` when it is a sensible width (40 or more), else 80. Never throws. */
+function columnsOf(value: string | undefined): number {
+  const columns = Number(value);
+  return Number.isInteger(columns) && columns >= 40 ? columns : 80;
+}
+
+/** `text` in at most `width` characters (at least 1), ending in `…` when cut. Never throws. */
+export function ellipsize(text: string, width: number): string {
+  const room = Math.max(1, width);
+  return text.length <= room ? text : `${text.slice(0, room - 1)}…`;
+}
+
+/**
+ * `text` broken into lines of at most `width` characters at spaces (a word longer than a line
+ * is cut with `ellipsize`), every line after the first starting with `indent`. Never throws.
+ */
+export function wrap(text: string, width: number, indent = ''): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const room = width - (lines.length === 0 ? 0 : indent.length);
+    if (line !== '' && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = '';
+    }
+    line = line === '' ? ellipsize(word, width - indent.length) : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.map((part, index) => (index === 0 ? part : `${indent}${part}`)).join('\n');
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { JsonSchema } from '@agcore/tools-core';
-import Table from 'cli-table3';
 import type { PlaygroundSession } from './session.js';
-import { type Colors, cut } from './terminal.js';
+import { type Colors, ellipsize } from './terminal.js';
 
 /** One tool as `tools` shows it. */
 export interface ToolListing {
@@ -71,45 +70,29 @@ export function listTools(session: PlaygroundSession): ToolListing[] {
   });
 }
 
-/** The listing as a table (cli-table3). Never throws. */
+/**
+ * The listing, fitted to `columns` (80 when not a terminal): per tool a line with its name
+ * (never cut: it is what `call` and mcp.json take), the policy verdict and the source, then its
+ * permissions and arguments indented below; what does not fit is cut with an ellipsis (`--json` has
+ * it all). Never throws.
+ */
 export function renderToolTable(
   tools: readonly ToolListing[],
   colors: Colors,
   columns: number,
 ): string {
-  // Names and sources are never cut (they are what `call` and mcp.json need); permissions
-  // and arguments wrap.
-  const widest = (values: readonly string[], title: string) =>
-    Math.max(title.length, ...values.map((value) => value.length)) + 2;
-  const nameWidth = widest(
-    tools.map((tool) => tool.name),
-    'tool',
-  );
-  const sourceWidth = widest(
-    tools.map((tool) => tool.source),
-    'source',
-  );
-  const fixed = nameWidth + sourceWidth + 22 + 9 + 6;
-  const table = new Table({
-    head: ['tool', 'source', 'permissions', 'policy', 'arguments'].map((title) =>
-      colors.bold(title),
-    ),
-    style: { head: [], border: [], compact: true },
-    wordWrap: true,
-    colWidths: [nameWidth, sourceWidth, 22, 9, Math.max(30, Math.min(columns, 200) - fixed)],
-  });
+  const nameWidth = Math.max(4, ...tools.map((tool) => tool.name.length));
+  const lines = [colors.bold(`${'tool'.padEnd(nameWidth)}  policy   source`)];
+  const dimmed = colors.dim('permissions · arguments');
+  lines.push(`  ${dimmed}`);
   for (const tool of tools) {
-    const permissions =
-      tool.permissions.length === 0 ? colors.dim('(none)') : tool.permissions.join(', ');
-    const from =
-      tool.permissionsFrom === 'declared' ? '' : colors.dim(` (${tool.permissionsFrom})`);
-    table.push([
-      tool.name,
-      tool.source,
-      `${permissions}${from}`,
-      tool.allowed ? colors.green('allowed') : colors.red('refused'),
-      cut(tool.parameters, 200),
-    ]);
+    const permissions = tool.permissions.length === 0 ? '(none)' : tool.permissions.join(', ');
+    const from = tool.permissionsFrom === 'declared' ? '' : ` (${tool.permissionsFrom})`;
+    const verdict = tool.allowed ? colors.green('allowed') : colors.red('refused');
+    const source = ellipsize(tool.source, columns - nameWidth - 11);
+    lines.push(`${tool.name.padEnd(nameWidth)}  ${verdict}  ${source}`);
+    const details = `${permissions}${from} · ${tool.parameters}`;
+    lines.push(colors.dim(`  ${ellipsize(details, columns - 2)}`));
   }
-  return table.toString();
+  return lines.join('\n');
 }

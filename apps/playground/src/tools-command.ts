@@ -2,7 +2,7 @@ import type { PermissionConfig } from '@agcore/tools-permission';
 import type { BundledServer } from './bundled-servers.js';
 import { describePolicy } from './policy.js';
 import { PlaygroundSession } from './session.js';
-import type { Terminal } from './terminal.js';
+import { type Terminal, wrap } from './terminal.js';
 import { listTools, renderToolTable } from './tool-listing.js';
 
 /** The bundled servers `tools`, `call` and `chat` start. */
@@ -41,10 +41,12 @@ export async function toolsCommand(options: ToolsCommandOptions): Promise<number
       ([category, entries]) => `${entries.length} ${category}`,
     );
     terminal.out.write(`${c.bold(`${tools.length} tools`)} ${c.dim(`(${bySource.join(', ')})`)}\n`);
-    terminal.out.write(`${c.dim(`policy: ${describePolicy(options.policy)}`)}\n`);
+    terminal.out.write(
+      `${c.dim(wrap(`policy: ${describePolicy(options.policy)}`, terminal.columns, '  '))}\n`,
+    );
     terminal.out.write(`${renderToolTable(tools, c, terminal.columns)}\n`);
     terminal.out.write(
-      `${c.dim('MCP tools get permissions from their annotations (readOnlyHint → read; otherwise write, plus delete unless destructiveHint is false; network unless openWorldHint is false). Call one with: call NAME \'{"arg": 1}\'')}\n`,
+      `${c.dim(wrap('MCP tools get permissions from their annotations (readOnlyHint → read; otherwise write, plus delete unless destructiveHint is false; network unless openWorldHint is false). Call one with: call NAME \'{"arg": 1}\'', terminal.columns))}\n`,
     );
     return 0;
   } finally {

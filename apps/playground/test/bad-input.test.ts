@@ -164,6 +164,38 @@ describe('bad input: a clear message, a non-zero exit, never a stack trace', () 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('no model: pass --model NAME or set AGCORE_MODEL');
   });
+
+  it('an empty --model or --base-url is refused, not sent to a server', async () => {
+    for (const args of [
+      ['--model', '', '--base-url', 'http://127.0.0.1:9/v1'],
+      ['--base-url', ' ', '--model', 'gpt-4o-mini'],
+    ]) {
+      const result = await runCli(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--(model|base-url) is empty: give a value/);
+      expect(result.stderr).not.toMatch(noStack);
+    }
+  });
+
+  it('call and tools offer no model options, which they would ignore', async () => {
+    for (const command of ['call', 'tools']) {
+      const help = await runCli([command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('--mcp-config');
+      expect(help.stdout).not.toMatch(/--model|--base-url|--api-key|--scripted/);
+    }
+    const flowHelp = await runCli(['--help']);
+    expect(flowHelp.stdout).toMatch(/--model <name>/);
+  });
+
+  it('a call that times out names the CLI flag that raises the limit', async () => {
+    const result = await runCli(['call', 'slow_task', '{"seconds": 5}', '--timeout', '100']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('timeout:');
+    expect(result.stderr).toContain(
+      'hint: give it more time with --timeout MS (this call had 100 ms)',
+    );
+  });
 });
 
 describe('a real OpenAI-compatible endpoint (a local server speaking the wire format)', () => {

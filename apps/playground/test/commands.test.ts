@@ -8,21 +8,34 @@ describe('tools and call', () => {
     const out = result.stdout;
     expect(out).toMatch(/\d+ tools \(5 built-in, \d+ mcp:everything, \d+ mcp:filesystem\)/);
     expect(out).toMatch(
-      /│ get_weather\s+│ built-in\s+│ read\s+│ allowed\s+│ city: string, unit\?: "celsius"\|"fahrenheit"/,
+      /^get_weather\s+allowed {2}built-in\n {2}read · city: string, unit\?: "celsius"\|"fahrenheit"$/m,
     );
-    expect(out).toMatch(/│ run_shell\s+│ built-in\s+│ shell\s+│ refused/);
+    expect(out).toMatch(/^run_shell\s+refused {2}built-in\n {2}shell · /m);
     expect(out).toMatch(
-      /│ everything__get-sum\s+│ mcp:everything\s+│ read \(annotations\)\s+│ allowed\s+│ a: number, b: number/,
+      /^everything__get-sum\s+allowed {2}mcp:everything\n {2}read \(annotations\) · a: number, b: number$/m,
     );
     expect(out).toMatch(
-      /│ filesystem__write_file\s+│ mcp:filesystem\s+│ write \(override\)\s+│ refused/,
+      /^filesystem__write_file\s+refused {2}mcp:filesystem\n {2}write \(override\)/m,
     );
-    expect(out).toMatch(/│ filesystem__move_file\s+│ mcp:filesystem\s+│ write, delete\s+│ refused/);
+    expect(out).toMatch(/^filesystem__move_file\s+refused {2}mcp:filesystem\n {2}write, delete/m);
     // Names are what `call` takes: never cut, even the longest.
     expect(out).toMatch(
-      /│ everything__trigger-long-running-operation\s+│ mcp:everything\s+│ read \(annotations\)/,
+      /^everything__trigger-long-running-operation\s+allowed {2}mcp:everything$/m,
     );
-    expect(out).not.toMatch(/^│ \S+…/m);
+    // Piped, everything fits 80 columns; what is cut ends in an ellipsis.
+    const lines = out.split('\n');
+    expect(Math.max(...lines.map((line) => [...line].length))).toBeLessThanOrEqual(80);
+  });
+
+  it('tools fits the width COLUMNS gives (a narrow pipe), cutting arguments, never names', async () => {
+    const result = await runCli(['tools'], { env: { COLUMNS: '60' } });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    const longest = 'everything__trigger-long-running-operation';
+    expect(lines.some((line) => line.startsWith(longest))).toBe(true);
+    for (const line of lines.filter((line) => !line.startsWith(longest)))
+      expect([...line].length).toBeLessThanOrEqual(60);
+    expect(result.stdout).toMatch(/…$/m);
   });
 
   it('tools --json: one tool per line with its full schema; --allow changes the verdicts', async () => {

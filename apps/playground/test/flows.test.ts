@@ -33,6 +33,14 @@ describe('scripted flows (plain text)', () => {
     expect(out).toMatch(/│ failures\s+│\s+0 │/);
     expect(out).toMatch(/│ tokens\s+│\s+\d+ │ .*estimated/);
     expect(out).toMatch(/│ wall time\s+│/);
+    // The summary box fits 80 columns, its notes wrapped inside it.
+    const box = out
+      .slice(out.indexOf('\nsummary\n'))
+      .split('\n')
+      .filter((line) => /^[┌│└]/.test(line));
+    expect(box.length).toBeGreaterThan(5);
+    for (const line of box) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(out).toMatch(/│ +│ +│ model reports none\) +│/);
   });
 
   it('weather: the two-turn example', async () => {
@@ -130,7 +138,8 @@ describe('scripted flows (plain text)', () => {
   });
 
   it('denied: run_shell refused by the checker; the loop ends with the history whole', async () => {
-    const result = await runCli(['--flow', 'denied']);
+    // A wider pipe (COLUMNS) shows more of each history line.
+    const result = await runCli(['--flow', 'denied'], { env: { COLUMNS: '120' } });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
       /✗ run_shell \d+ ms permission_denied: .*needs 'shell'.*shell denied/,

@@ -32,6 +32,7 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.
     'AGCORE_MODEL',
     'FORCE_COLOR',
     'NO_COLOR',
+    'COLUMNS',
   ]) {
     delete env[key];
   }
