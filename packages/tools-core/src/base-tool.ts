@@ -24,6 +24,16 @@ export interface BaseTool<Args = JsonObject, Result extends JsonValue = JsonValu
   execute(args: Args, context: ToolContext): Promise<Result>;
 }
 
+const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Whether `name` follows the one tool-name rule of agcore, `^[a-zA-Z0-9_-]{1,64}$`: what every
+ * major chat API (OpenAI, Anthropic, Gemini) accepts as a function name. Never throws.
+ */
+export function isToolName(name: unknown): name is string {
+  return typeof name === 'string' && toolNamePattern.test(name);
+}
+
 /**
  * A tool as the OpenAI Chat Completions API takes it in `tools`:
  * `{ type: 'function', function: { name, description, parameters } }`.

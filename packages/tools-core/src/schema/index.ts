@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
-import { ToolError } from '../tool-error.js';
+import { describeThrown, ToolError } from '../tool-error.js';
 import { ValidatorBuilder } from './build.js';
 import { type LinearRegex, maxRegexProgramSize } from './regex.js';
 import { maxRepeatCount } from './regex-parse.js';
@@ -125,7 +125,7 @@ function whyRefused(error: unknown): string {
   } catch {
     // A hostile thrown value (a proxy whose traps throw): described below.
   }
-  return `it cannot be compiled (${describe(error)})`;
+  return `it cannot be compiled (${describeThrown(error)})`;
 }
 
 function build(schema: unknown, limits: Limits, regexCache: Map<string, LinearRegex>): Validator {
@@ -189,7 +189,7 @@ function whyUnreadable(error: unknown, valueName: string): string {
   } catch {
     // A hostile thrown value: described below.
   }
-  return oneLine(`${valueName} could not be read: ${describe(error)}`);
+  return oneLine(`${valueName} could not be read: ${describeThrown(error)}`);
 }
 
 /** Refuses values nested deeper than the limit, without recursion; costs budget steps. */
@@ -224,13 +224,4 @@ function measureDepth(value: unknown, limits: Limits, state: State): string | un
 
 function oneLine(text: string): string {
   return text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ');
-}
-
-function describe(error: unknown): string {
-  try {
-    if (error instanceof Error) return String(error.message);
-    return String(error);
-  } catch {
-    return 'an error that cannot be read';
-  }
 }
