@@ -66,6 +66,10 @@ export function describeNonJson(
   value: unknown,
   options: DescribeNonJsonOptions = {},
 ): string | undefined {
+  if (typeof value !== 'object' && typeof value !== 'bigint') {
+    const problem = primitiveProblem(value);
+    return problem === undefined ? undefined : `$ ${problem}`;
+  }
   const maxDepth = options.maxDepth ?? maxJsonDepth;
   const stack: Frame[] = [{ value, key: '', parent: undefined, depth: 0 }];
   const ancestors = new Set<object>();

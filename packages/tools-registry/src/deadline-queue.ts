@@ -50,6 +50,8 @@ class DeadlineQueue {
         clearTimeout(this.timer);
         this.timer = undefined;
       }
+      // An empty queue is dropped: 100 000 distinct durations must not stay in memory.
+      if (queues.get(this.durationMs) === this) queues.delete(this.durationMs);
     } else if (this.head > 1024 && this.head * 2 > slots.length) {
       slots.splice(0, this.head);
       this.head = 0;
@@ -72,13 +74,18 @@ class DeadlineQueue {
       slot.onExpire = undefined;
       onExpire?.();
     }
-    this.trim();
     const next = slots[this.head];
     if (next !== undefined && this.timer === undefined) this.arm(next.at - now);
+    this.trim();
   }
 }
 
 const queues = new Map<number, DeadlineQueue>();
+
+/** How many durations have a queue (for tests: empty queues are dropped). */
+export function activeDeadlineQueues(): number {
+  return queues.size;
+}
 
 /**
  * Calls `onExpire` after `durationMs` unless cancelled first. Cheap to schedule and cancel:

@@ -1,5 +1,5 @@
 import type { LinearRegex } from './regex.js';
-import type { SchemaData, SchemaObject } from './snapshot.js';
+import { type SchemaData, type SchemaObject, SchemaProblem } from './snapshot.js';
 import { exhaust, fail, type State, type Validator } from './state.js';
 
 /**
@@ -171,7 +171,16 @@ function shortJson(value: SchemaData): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
-function typeCheck(types: readonly string[]): Validator {
+const typeNames = new Set(['string', 'number', 'integer', 'boolean', 'null', 'array', 'object']);
+
+function typeCheck(types: readonly unknown[]): Validator {
+  for (const name of types) {
+    if (typeof name !== 'string' || !typeNames.has(name)) {
+      throw new SchemaProblem(
+        `its type ${JSON.stringify(name)} is not a JSON Schema type (${[...typeNames].join(', ')})`,
+      );
+    }
+  }
   const accepts = (value: unknown): boolean => {
     const type = jsonType(value);
     if (type === undefined) return false;
@@ -292,9 +301,8 @@ export function valueChecks(
 ): void {
   const { type } = schema;
   if (typeof type === 'string') checks.push(typeCheck([type]));
-  else if (Array.isArray(type)) {
-    checks.push(typeCheck(type.filter((item): item is string => typeof item === 'string')));
-  }
+  else if (Array.isArray(type)) checks.push(typeCheck(type));
+  else if (type !== undefined) throw new SchemaProblem('its type is neither a string nor an array');
   if (Object.hasOwn(schema, 'const')) {
     const expected = schema.const as SchemaData;
     const message = `must be equal to ${shortJson(expected)}`;

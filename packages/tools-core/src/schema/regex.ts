@@ -238,7 +238,9 @@ function run(program: Program, input: string, budget: { steps: number }): boolea
     }
     previous = codePoint;
     if (add(next, 0, after, following)) return true;
-    [current, next] = [next, current];
+    const swap = current;
+    current = next;
+    next = swap;
     position = after;
     codePoint = following;
     if (anchored && current.length === 0) return false;
