@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { scheduleDeadline } from './deadline-queue.js';
+import { activeDeadlineQueues, scheduleDeadline } from './deadline-queue.js';
 
 // Fake timers (and a fake performance.now), so the order of deadlines is tested, not the
 // machine's speed.
@@ -47,6 +47,22 @@ describe('scheduleDeadline', () => {
     expect(fired).toEqual([]);
     vi.advanceTimersByTime(2);
     expect(fired).toEqual([999, 1999, 2999]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('scheduleDeadline: idle queues', () => {
+  it('keeps one emptied queue armed for the next call, drops it when another empties', () => {
+    const fired: string[] = [];
+    scheduleDeadline(70, () => fired.push('never')).cancel();
+    expect(activeDeadlineQueues()).toBe(1);
+    scheduleDeadline(80, () => fired.push('never')).cancel();
+    expect(activeDeadlineQueues()).toBe(1);
+    const again = scheduleDeadline(80, () => fired.push('eighty'));
+    vi.advanceTimersByTime(81);
+    expect(fired).toEqual(['eighty']);
+    expect(again).toBeDefined();
+    expect(activeDeadlineQueues()).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

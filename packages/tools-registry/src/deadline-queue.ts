@@ -3,6 +3,8 @@ export interface Deadline {
   cancel(): void;
 }
 
+type Timer = ReturnType<typeof setTimeout> & { ref?: () => unknown; unref?: () => unknown };
+
 class Slot implements Deadline {
   constructor(
     readonly at: number,
@@ -17,6 +19,15 @@ class Slot implements Deadline {
   }
 }
 
+const queues = new Map<number, DeadlineQueue>();
+
+/**
+ * The one queue that is empty but keeps its timer (unref'd, so it holds no process open): calls
+ * made one after another with the same limit then cost no `setTimeout`/`clearTimeout` each. Any
+ * other queue is dropped as soon as it empties, so distinct limits leave nothing behind.
+ */
+let idle: DeadlineQueue | undefined;
+
 /**
  * Deadlines that all share one duration, served by a single timer.
  *
@@ -27,18 +38,23 @@ class Slot implements Deadline {
 class DeadlineQueue {
   private readonly slots: Slot[] = [];
   private head = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: Timer | undefined;
 
   constructor(private readonly durationMs: number) {}
 
   schedule(onExpire: () => void): Deadline {
     const slot = new Slot(performance.now() + this.durationMs, onExpire, this);
     this.slots.push(slot);
+    if (idle === this) {
+      idle = undefined;
+      this.timer?.ref?.();
+    }
+    // A timer kept while idle fires no later than this slot's time; expire() re-arms it.
     if (this.timer === undefined) this.arm(this.durationMs);
     return slot;
   }
 
-  /** Drops cancelled and fired slots from the head; stops the timer when none is left. */
+  /** Drops cancelled and fired slots from the head; parks or drops the queue when empty. */
   trim(): void {
     const { slots } = this;
     while (this.head < slots.length && (slots[this.head] as Slot).onExpire === undefined)
@@ -46,20 +62,27 @@ class DeadlineQueue {
     if (this.head === slots.length) {
       slots.length = 0;
       this.head = 0;
-      if (this.timer !== undefined) {
-        clearTimeout(this.timer);
-        this.timer = undefined;
+      if (idle !== this) {
+        idle?.dispose();
+        idle = this;
+        this.timer?.unref?.();
       }
-      // An empty queue is dropped: 100 000 distinct durations must not stay in memory.
-      if (queues.get(this.durationMs) === this) queues.delete(this.durationMs);
     } else if (this.head > 1024 && this.head * 2 > slots.length) {
       slots.splice(0, this.head);
       this.head = 0;
     }
   }
 
+  /** Stops the timer and forgets the queue. */
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (idle === this) idle = undefined;
+    if (queues.get(this.durationMs) === this) queues.delete(this.durationMs);
+  }
+
   private arm(delayMs: number): void {
-    this.timer = setTimeout(() => this.expire(), Math.max(0, Math.ceil(delayMs)));
+    this.timer = setTimeout(() => this.expire(), Math.max(0, Math.ceil(delayMs))) as Timer;
   }
 
   private expire(): void {
@@ -77,12 +100,12 @@ class DeadlineQueue {
     const next = slots[this.head];
     if (next !== undefined && this.timer === undefined) this.arm(next.at - now);
     this.trim();
+    // Idle with nothing left to time: no reason to keep the queue.
+    if (idle === this && this.timer === undefined) this.dispose();
   }
 }
 
-const queues = new Map<number, DeadlineQueue>();
-
-/** How many durations have a queue (for tests: empty queues are dropped). */
+/** How many durations have a queue (for tests: at most one empty queue is kept). */
 export function activeDeadlineQueues(): number {
   return queues.size;
 }
