@@ -3,18 +3,23 @@ export interface Deadline {
   cancel(): void;
 }
 
+/** What a deadline calls when its time has come (an object, so no closure per call). */
+export interface Expiring {
+  expire(): void;
+}
+
 type Timer = ReturnType<typeof setTimeout> & { ref?: () => unknown; unref?: () => unknown };
 
 class Slot implements Deadline {
   constructor(
     readonly at: number,
-    public onExpire: (() => void) | undefined,
+    public target: Expiring | undefined,
     private readonly queue: DeadlineQueue,
   ) {}
 
   cancel(): void {
-    if (this.onExpire === undefined) return;
-    this.onExpire = undefined;
+    if (this.target === undefined) return;
+    this.target = undefined;
     this.queue.trim();
   }
 }
@@ -42,8 +47,8 @@ class DeadlineQueue {
 
   constructor(private readonly durationMs: number) {}
 
-  schedule(onExpire: () => void): Deadline {
-    const slot = new Slot(performance.now() + this.durationMs, onExpire, this);
+  schedule(target: Expiring): Deadline {
+    const slot = new Slot(performance.now() + this.durationMs, target, this);
     this.slots.push(slot);
     if (idle === this) {
       idle = undefined;
@@ -57,8 +62,7 @@ class DeadlineQueue {
   /** Drops cancelled and fired slots from the head; parks or drops the queue when empty. */
   trim(): void {
     const { slots } = this;
-    while (this.head < slots.length && (slots[this.head] as Slot).onExpire === undefined)
-      this.head++;
+    while (this.head < slots.length && (slots[this.head] as Slot).target === undefined) this.head++;
     if (this.head === slots.length) {
       slots.length = 0;
       this.head = 0;
@@ -91,11 +95,11 @@ class DeadlineQueue {
     const { slots } = this;
     while (this.head < slots.length) {
       const slot = slots[this.head] as Slot;
-      if (slot.onExpire !== undefined && slot.at > now) break;
+      if (slot.target !== undefined && slot.at > now) break;
       this.head++;
-      const onExpire = slot.onExpire;
-      slot.onExpire = undefined;
-      onExpire?.();
+      const target = slot.target;
+      slot.target = undefined;
+      target?.expire();
     }
     const next = slots[this.head];
     if (next !== undefined && this.timer === undefined) this.arm(next.at - now);
@@ -111,14 +115,14 @@ export function activeDeadlineQueues(): number {
 }
 
 /**
- * Calls `onExpire` after `durationMs` unless cancelled first. Cheap to schedule and cancel:
- * calls with the same duration share one timer.
+ * Calls `target.expire()` after `durationMs` unless cancelled first. Cheap to schedule and
+ * cancel: calls with the same duration share one timer.
  */
-export function scheduleDeadline(durationMs: number, onExpire: () => void): Deadline {
+export function scheduleDeadline(durationMs: number, target: Expiring): Deadline {
   let queue = queues.get(durationMs);
   if (queue === undefined) {
     queue = new DeadlineQueue(durationMs);
     queues.set(durationMs, queue);
   }
-  return queue.schedule(onExpire);
+  return queue.schedule(target);
 }

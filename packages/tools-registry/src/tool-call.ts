@@ -82,7 +82,7 @@ class ToolCall implements CallClock {
     }
     const limitMs = this.#expiresAt - this.request.startedAt;
     if (limitMs !== Number.POSITIVE_INFINITY) {
-      this.#timer = scheduleDeadline(limitMs, () => this.expire());
+      this.#timer = scheduleDeadline(limitMs, this);
     }
     try {
       const pending: unknown = tool.execute(args, this.context);
@@ -90,9 +90,10 @@ class ToolCall implements CallClock {
         this.settle({ value: pending });
         return;
       }
-      // Promise.resolve adopts any thenable; a throwing `then` getter becomes a rejection.
-      Promise.resolve(pending).then(
-        (value) => this.settle({ value }),
+      // Promise.resolve adopts any thenable (a throwing `then` getter becomes a rejection); a
+      // native promise (what an async execute returns) needs no adoption.
+      (pending instanceof Promise ? pending : Promise.resolve(pending)).then(
+        (value: unknown) => this.settle({ value }),
         (error: unknown) => this.fail(error),
       );
     } catch (error) {
@@ -127,13 +128,14 @@ class ToolCall implements CallClock {
     this.settle({ error: ToolError.from(error, this.name) });
   }
 
-  private expire(): void {
+  /** Called by the deadline queue when the scheduled time has come. */
+  expire(): void {
     this.#timer = undefined;
     if (this.#settled) return;
     const remaining = this.#expiresAt - performance.now();
     if (remaining >= 1) {
       // Progress moved the deadline since this timer was set.
-      this.#timer = scheduleDeadline(Math.ceil(remaining), () => this.expire());
+      this.#timer = scheduleDeadline(Math.ceil(remaining), this);
       return;
     }
     this.abort(this.timedOut());

@@ -166,8 +166,130 @@ export function compileLinearRegex(pattern: string): LinearRegex {
   const program = new Emitter();
   program.node(parseRegex(pattern));
   program.emit(MATCH);
-  return (input, budget) => run(program, input, budget);
+  // \b and \B look at both neighbours of a position: those patterns run on the Pike VM alone.
+  const wordAssertions = program.op.some(
+    (op, pc) => op === ASSERT && (program.x[pc] as number) >= 2,
+  );
+  if (wordAssertions) return (input, budget) => run(program, input, budget);
+  const dfa = new LazyDfa(program);
+  return (input, budget) => dfa.run(input, budget);
 }
+
+interface DfaState {
+  /** CHAR instructions the threads wait at. */
+  readonly waiting: readonly number[];
+  /** Instructions after a `$` reached: they go on only at the end of the input. */
+  readonly atEnd: readonly number[];
+  readonly match: boolean;
+  /** Transitions by ASCII code point, then by any other (filled as met). */
+  readonly ascii: (DfaState | undefined)[];
+  readonly other: Map<number, DfaState>;
+}
+
+/** States kept per pattern; past it, new transitions are computed and not kept (still linear). */
+const maxDfaStates = 4096;
+
+/**
+ * The Pike VM's sets of threads, each computed once and cached with its transitions (a lazy
+ * DFA, as RE2 does): a character then costs one table look-up instead of one step per thread.
+ * Work stays `O(input × program)` when nothing is cached.
+ */
+class LazyDfa {
+  private readonly states = new Map<string, DfaState>();
+  private initial: DfaState | undefined;
+
+  constructor(private readonly program: Program) {}
+
+  run(input: string, budget: { steps: number }): boolean {
+    this.initial ??= this.closure([0], true, false, budget);
+    let state = this.initial;
+    if (input.length === 0) {
+      return state.match || this.closure([...state.atEnd], true, true, budget).match;
+    }
+    for (let index = 0; index < input.length; ) {
+      if (state.match) return true;
+      if (state.waiting.length === 0 && state.atEnd.length === 0) return false;
+      const codePoint = input.codePointAt(index) as number;
+      index += codePoint > 0xffff ? 2 : 1;
+      if (--budget.steps < 0) return false;
+      const known = codePoint < 128 ? state.ascii[codePoint] : state.other.get(codePoint);
+      state = known ?? this.advance(state, codePoint, budget);
+    }
+    return (
+      state.match ||
+      (state.atEnd.length > 0 && this.closure([...state.atEnd], false, true, budget).match)
+    );
+  }
+
+  private advance(state: DfaState, codePoint: number, budget: { steps: number }): DfaState {
+    const { x, predicates } = this.program;
+    const moved: number[] = [];
+    for (const pc of state.waiting) {
+      if ((predicates[x[pc] as number] as Predicate)(codePoint)) moved.push(pc + 1);
+    }
+    moved.push(0); // a match may start at every position
+    const next = this.closure(moved, false, false, budget);
+    if (this.states.size < maxDfaStates) {
+      if (codePoint < 128) state.ascii[codePoint] = next;
+      else if (state.other.size < 256) state.other.set(codePoint, next);
+    }
+    return next;
+  }
+
+  private closure(
+    starts: number[],
+    atStart: boolean,
+    atEnd: boolean,
+    budget: { steps: number },
+  ): DfaState {
+    const { op, x, y } = this.program;
+    const seen = new Uint8Array(op.length);
+    const waiting: number[] = [];
+    const pending: number[] = [];
+    let match = false;
+    const stack = starts.reverse();
+    while (stack.length > 0) {
+      const pc = stack.pop() as number;
+      if (seen[pc] === 1) continue;
+      seen[pc] = 1;
+      budget.steps--;
+      switch (op[pc]) {
+        case JMP:
+          stack.push(x[pc] as number);
+          break;
+        case SPLIT:
+          stack.push(y[pc] as number, x[pc] as number);
+          break;
+        case ASSERT:
+          if (x[pc] === 0 ? atStart : atEnd) stack.push(pc + 1);
+          else if (x[pc] === 1) pending.push(pc + 1);
+          break;
+        case MATCH:
+          match = true;
+          break;
+        default:
+          waiting.push(pc);
+      }
+    }
+    waiting.sort((a, b) => a - b);
+    pending.sort((a, b) => a - b);
+    const key = `${waiting.join(',')}|${pending.join(',')}|${match ? 1 : 0}`;
+    const known = this.states.get(key);
+    if (known !== undefined) return known;
+    const state: DfaState = {
+      waiting,
+      atEnd: pending,
+      match,
+      ascii: new Array(128),
+      other: new Map(),
+    };
+    if (this.states.size < maxDfaStates) this.states.set(key, state);
+    return state;
+  }
+}
+
+/** A VM step costs about four times a DFA step or a subschema application: budget it so. */
+const vmStepCost = 4;
 
 /** Pike VM: one pass over the input, every thread advanced in lock step. */
 function run(program: Program, input: string, budget: { steps: number }): boolean {
@@ -189,7 +311,7 @@ function run(program: Program, input: string, budget: { steps: number }): boolea
       const pc = stack.pop() as number;
       if (marks[pc] === generation) continue;
       marks[pc] = generation;
-      budget.steps--;
+      budget.steps -= vmStepCost;
       switch (op[pc]) {
         case JMP:
           stack.push(x[pc] as number);
@@ -230,7 +352,7 @@ function run(program: Program, input: string, budget: { steps: number }): boolea
     next.length = 0;
     for (let index = 0; index < current.length; index++) {
       const pc = current[index] as number;
-      budget.steps--;
+      budget.steps -= vmStepCost;
       if ((predicates[x[pc] as number] as Predicate)(codePoint)) {
         previous = codePoint;
         if (add(next, pc + 1, after, following)) return true;
