@@ -12,7 +12,10 @@ import type { ToolContext } from './tool-context.js';
  * `ToolError` to choose the code; anything else becomes `execution_failed`.
  */
 export interface BaseTool<Args = JsonObject, Result extends JsonValue = JsonValue> {
-  /** Unique name, matched against the model's `tool_calls[].function.name`. */
+  /**
+   * Unique name, matched against the model's `tool_calls[].function.name`; it follows
+   * `isToolName` (`^[a-zA-Z0-9_-]{1,64}$`), which `ToolRegistry.register` enforces.
+   */
   readonly name: string;
   /** What the tool does; the model reads this to decide when to call it. */
   readonly description: string;

@@ -90,13 +90,17 @@ export async function sharedSignal(count) {
     all.push(registry.invoke('wait', {}, { signal: controller.signal }));
   }
   const listeners = getEventListeners(controller.signal, 'abort').length;
-  const results = await Promise.all(all);
+  let results = await Promise.all(all);
   const ms = performance.now() - start;
+  const failed = results.some((result) => !result.output.ok);
+  // What is measured is what the registry keeps, not the invocations this function holds.
+  all.length = 0;
+  results = undefined;
   await new Promise((resolve) => setImmediate(resolve));
   collect();
   const retainedKb = (process.memoryUsage().heapUsed - heapBefore) / 1024;
   process.off('warning', onWarning);
-  if (results.some((result) => !result.output.ok)) throw new Error('bench: a wait call failed');
+  if (failed) throw new Error('bench: a wait call failed');
   return { ms, warnings: warnings.length, retainedKb, listeners };
 }
 
@@ -128,14 +132,17 @@ export function coldStart(runs) {
   return { median: samples[Math.floor(runs / 2)], best: samples[0] };
 }
 
-/** A validation that runs out of its budget: an array of 2 000 items, each an 11-deep chain. */
+/**
+ * A validation that runs out of its budget: 2 000 items, each checked against `not` an 11-deep
+ * chain (every path of the chain is tried, and each item passes, so nothing stops early).
+ */
 export async function exhaustedBudget() {
   const chain = chainedAnyOf(11);
   const registry = new ToolRegistry().register(
     echo('budget', {
       type: 'object',
       definitions: chain.definitions,
-      properties: { items: { type: 'array', items: { $ref: '#/definitions/d0' } } },
+      properties: { items: { type: 'array', items: { not: { $ref: '#/definitions/d0' } } } },
     }),
   );
   const start = performance.now();

@@ -140,7 +140,7 @@ const budget = await exhaustedBudget();
 rows.push([
   'validation that spends its whole budget',
   `${budget.ms.toFixed(1)} ms`,
-  /validation budget/.test(budget.outcome) ? 'refused: over 1 000 000 steps' : budget.outcome,
+  /validation budget/.test(budget.outcome) ? 'refused: over 500 000 steps' : budget.outcome,
   '<= 50 ms',
 ]);
 const cold = coldStart(9);

@@ -85,8 +85,15 @@ class DeadlineQueue {
     if (queues.get(this.durationMs) === this) queues.delete(this.durationMs);
   }
 
+  /**
+   * Arms the timer for at most `delayMs`, rounded down to a power of two: expire() re-arms for
+   * what is left. The platform keeps a list per distinct delay forever (Node's timer lists live
+   * in an object whose deleted keys still take room), so 100 000 distinct limits must not
+   * become 100 000 distinct delays; powers of two give at most ~32.
+   */
   private arm(delayMs: number): void {
-    this.timer = setTimeout(() => this.expire(), Math.max(0, Math.ceil(delayMs))) as Timer;
+    const delay = delayMs < 1 ? 0 : 2 ** Math.floor(Math.log2(delayMs));
+    this.timer = setTimeout(() => this.expire(), delay) as Timer;
   }
 
   private expire(): void {

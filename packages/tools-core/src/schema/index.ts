@@ -21,7 +21,7 @@ export const schemaLimits = Object.freeze({
   /** Nesting of a validated value: deeper values are refused before validation. */
   maxValueDepth: 128,
   /** Work of one validation (subschema applications plus regex steps); past it the value is refused. */
-  maxValidationSteps: 1_000_000,
+  maxValidationSteps: 500_000,
   /** Problems one failed validation reports at most. */
   maxErrors: 5,
   /** Instructions one `pattern` may compile to (fixed). */
@@ -40,7 +40,7 @@ export interface SchemaCompilerOptions {
   readonly maxExpansion?: number;
   /** Default `schemaLimits.maxValueDepth` (128). */
   readonly maxValueDepth?: number;
-  /** Default `schemaLimits.maxValidationSteps` (1 000 000). */
+  /** Default `schemaLimits.maxValidationSteps` (500 000). */
   readonly maxValidationSteps?: number;
   /** Default `schemaLimits.maxErrors` (5). */
   readonly maxErrors?: number;

@@ -148,7 +148,7 @@ function propertyChecks(schema: SchemaObject, checks: Validator[], context: Obje
     const child = value[key];
     let matched = false;
     const byName = named.get(key);
-    if (byName !== undefined && Object.hasOwn(properties as object, key)) {
+    if (byName !== undefined) {
       matched = true;
       if (!descend(byName, child, key, state)) {
         valid = false;
