@@ -12,7 +12,10 @@ import type { ToolContext } from './tool-context.js';
  * `ToolError` to choose the code; anything else becomes `execution_failed`.
  */
 export interface BaseTool<Args = JsonObject, Result extends JsonValue = JsonValue> {
-  /** Unique name, matched against the model's `tool_calls[].function.name`. */
+  /**
+   * Unique name, matched against the model's `tool_calls[].function.name`; it follows
+   * `isToolName` (`^[a-zA-Z0-9_-]{1,64}$`), which `ToolRegistry.register` enforces.
+   */
   readonly name: string;
   /** What the tool does; the model reads this to decide when to call it. */
   readonly description: string;
@@ -22,6 +25,16 @@ export interface BaseTool<Args = JsonObject, Result extends JsonValue = JsonValu
   readonly requiredPermissions?: readonly Permission[];
   /** Runs the tool. Should stop when `context.signal` aborts. */
   execute(args: Args, context: ToolContext): Promise<Result>;
+}
+
+const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Whether `name` follows the one tool-name rule of agcore, `^[a-zA-Z0-9_-]{1,64}$`: what every
+ * major chat API (OpenAI, Anthropic, Gemini) accepts as a function name. Never throws.
+ */
+export function isToolName(name: unknown): name is string {
+  return typeof name === 'string' && toolNamePattern.test(name);
 }
 
 /**

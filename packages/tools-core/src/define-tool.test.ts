@@ -116,6 +116,20 @@ describe('defineTool', () => {
     );
   });
 
+  it('refuses requiredPermissions that are not an array of permissions, and keeps a frozen copy', () => {
+    const base = { description: 'd', parameters: { type: 'object' }, execute: () => null } as const;
+    const asString = { ...base, name: 'sh', requiredPermissions: 'shell' as unknown as ['shell'] };
+    expect(() => defineTool(asString)).toThrow(ToolError);
+    expect(() => defineTool(asString)).toThrow(/"shell" is not an array/);
+    const upper = { ...base, name: 'up', requiredPermissions: ['Shell'] as unknown as ['shell'] };
+    expect(() => defineTool(upper)).toThrow(/"Shell" \(at index 0\) is not a permission/);
+    const declared: ('read' | 'shell')[] = ['shell'];
+    const tool = defineTool({ ...base, name: 'ok', requiredPermissions: declared });
+    declared.length = 0;
+    expect(tool.requiredPermissions).toEqual(['shell']);
+    expect(Object.isFrozen(tool.requiredPermissions)).toBe(true);
+  });
+
   it('turns a synchronous throw of execute into a rejected promise', async () => {
     const tool = defineTool({
       name: 'boom',

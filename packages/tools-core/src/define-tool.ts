@@ -1,8 +1,8 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import type { BaseTool } from './base-tool.js';
+import { type BaseTool, isToolName } from './base-tool.js';
 import type { JsonValue } from './json.js';
 import type { FromJsonSchema, JsonSchema } from './json-schema.js';
-import type { Permission } from './permission.js';
+import { checkRequiredPermissions, type Permission } from './permission.js';
 import type { ToolContext } from './tool-context.js';
 import { ToolError } from './tool-error.js';
 
@@ -38,8 +38,6 @@ export interface DefineToolOptions<Parameters, Result extends JsonValue> {
   execute(args: InferToolArgs<Parameters>, context: ToolContext): Promise<Result> | Result;
 }
 
-const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
  * Makes a tool in one call, with the type of `args` inferred from `parameters`.
  *
@@ -48,8 +46,10 @@ const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
  * (Standard Schema), `execute` receives the validated (parsed) value, and a failure is a
  * `ToolError` `invalid_arguments`.
  *
- * @throws {TypeError} when the name breaks the naming rule, or `parameters` is neither a JSON
- * Schema object nor a Standard JSON Schema whose JSON Schema describes an object.
+ * @throws {TypeError} when the name breaks the naming rule (`isToolName`), or `parameters` is
+ * neither a JSON Schema object nor a Standard JSON Schema whose JSON Schema describes an object.
+ * @throws {ToolError} `invalid_arguments` when `requiredPermissions` is not an array of
+ * permissions (see `checkRequiredPermissions`).
  *
  * @example
  * const weather = defineTool({
@@ -64,11 +64,12 @@ export function defineTool<
   Result extends JsonValue,
 >(options: DefineToolOptions<Parameters, Result>): BaseTool<InferToolArgs<Parameters>, Result> {
   const { name, description, parameters, requiredPermissions, execute } = options;
-  if (!toolNamePattern.test(name)) {
+  if (!isToolName(name)) {
     throw new TypeError(
       `defineTool: tool name ${JSON.stringify(name)} is invalid; use 1 to 64 letters, digits, '_' or '-' (the LLM APIs refuse other names).`,
     );
   }
+  const permissions = checkRequiredPermissions(name, requiredPermissions);
   const standard = readStandard(parameters);
   const jsonSchema =
     standard === undefined ? (parameters as JsonSchema) : toJsonSchema(name, standard);
@@ -93,7 +94,7 @@ export function defineTool<
     name,
     description,
     parameters: jsonSchema,
-    ...(requiredPermissions === undefined ? {} : { requiredPermissions: [...requiredPermissions] }),
+    ...(requiredPermissions === undefined ? {} : { requiredPermissions: permissions }),
     execute: run,
   };
 }

@@ -1,7 +1,7 @@
 export type { BackoffOptions } from './backoff.js';
 export { backoffDelay } from './backoff.js';
 export type { BaseTool, ToolDefinition } from './base-tool.js';
-export { toToolDefinition } from './base-tool.js';
+export { isToolName, toToolDefinition } from './base-tool.js';
 export type {
   AnyTool,
   DefineToolOptions,
@@ -9,11 +9,11 @@ export type {
   StandardToolSchema,
 } from './define-tool.js';
 export { defineTool } from './define-tool.js';
-export type { JsonObject, JsonValue } from './json.js';
-export { describeNonJson } from './json.js';
+export type { DescribeNonJsonOptions, JsonObject, JsonValue } from './json.js';
+export { describeNonJson, maxJsonDepth } from './json.js';
 export type { FromJsonSchema, JsonSchema, JsonSchemaTypeName } from './json-schema.js';
 export type { BuiltinPermission, CustomPermission } from './permission.js';
-export { isPermission, Permission } from './permission.js';
+export { checkRequiredPermissions, isPermission, Permission } from './permission.js';
 export type { Redactor } from './redact.js';
 export {
   createRedactor,
@@ -27,4 +27,4 @@ export { delay, settleWithin } from './timers.js';
 export type { ToolContext, ToolProgress } from './tool-context.js';
 export { createToolContext } from './tool-context.js';
 export type { ToolErrorCode, ToolErrorJson, ToolErrorOptions } from './tool-error.js';
-export { ToolError, toolErrorCodes } from './tool-error.js';
+export { describeThrown, ToolError, toolErrorCodes } from './tool-error.js';

@@ -24,3 +24,46 @@ describe('describeNonJson', () => {
     expect(describeNonJson({ a: shared, b: shared })).toBeUndefined();
   });
 });
+
+describe('describeNonJson: what JSON.stringify would do, for hostile values', () => {
+  it('calls toJSON and checks what it returns', () => {
+    expect(describeNonJson({ a: { toJSON: () => undefined } })).toBe('$.a is undefined');
+    expect(describeNonJson({ toJSON: () => 1n })).toBe('$ is a BigInt');
+    expect(describeNonJson({ a: { toJSON: (key: string) => ({ key }) } })).toBeUndefined();
+    const throwing = Object.assign(Object.create(null), {
+      toJSON() {
+        throw new Error('no JSON for you');
+      },
+    });
+    expect(describeNonJson({ x: throwing })).toBe('$.x cannot be read: no JSON for you');
+  });
+
+  it('refuses throwing getters and proxies without throwing', () => {
+    const getter = Object.defineProperty({}, 'a', {
+      enumerable: true,
+      get() {
+        throw new Error('getter');
+      },
+    });
+    expect(describeNonJson(getter)).toBe('$ cannot be read: getter');
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(describeNonJson([trap])).toBe('$[0] cannot be read: trap');
+  });
+
+  it('is iterative and bounded in depth: 100 000 levels is an answer, not a stack overflow', () => {
+    let deep: unknown = 'leaf';
+    for (let level = 0; level < 100_000; level++) deep = { next: deep };
+    expect(describeNonJson(deep)).toMatch(/is nested deeper than 1000 levels \(the limit\)$/);
+    let ok: unknown = 1;
+    for (let level = 0; level < 999; level++) ok = [ok];
+    expect(describeNonJson(ok)).toBeUndefined();
+    expect(describeNonJson(ok, { maxDepth: 10 })).toMatch(/deeper than 10 levels/);
+  });
+});

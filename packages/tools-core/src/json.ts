@@ -1,58 +1,128 @@
+import { describeThrown } from './tool-error.js';
+
 /** A JSON value: what a tool receives as arguments and returns as its result. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
 
+/** The deepest nesting `describeNonJson` accepts by default (levels of arrays and objects). */
+export const maxJsonDepth = 1000;
+
+/** Options of `describeNonJson`. */
+export interface DescribeNonJsonOptions {
+  /** Deeper values are refused; default `maxJsonDepth` (1 000). */
+  readonly maxDepth?: number;
+}
+
+interface Frame {
+  readonly value: unknown;
+  readonly key: string | number;
+  readonly parent: Frame | undefined;
+  readonly depth: number;
+  /** Set on the second visit, when the object's children are done. */
+  leaving?: boolean;
+}
+
+function pathOf(frame: Frame | undefined): string {
+  const keys: (string | number)[] = [];
+  for (let at = frame; at?.parent !== undefined; at = at.parent) keys.push(at.key);
+  let path = '$';
+  for (let index = keys.length - 1; index >= 0; index--) {
+    const key = keys[index] as string | number;
+    path += typeof key === 'number' ? `[${key}]` : `.${key}`;
+  }
+  return path;
+}
+
+function primitiveProblem(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'number':
+      return Number.isFinite(value) ? undefined : `is ${value}, which JSON cannot represent`;
+    case 'undefined':
+      return 'is undefined';
+    case 'bigint':
+      return 'is a BigInt';
+    case 'function':
+      return 'is a function';
+    case 'symbol':
+      return 'is a symbol';
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Tells why `value` is not JSON, or returns `undefined` when it is.
  *
- * JSON here means what survives `JSON.stringify` and `JSON.parse` unchanged in meaning:
- * `undefined` (other than as an object property, which is omitted), functions, symbols,
- * BigInts, non-finite numbers and cycles are refused. Objects with a `toJSON` method are
- * accepted, since `JSON.stringify` gives them a JSON form. Never throws.
+ * It checks what `JSON.stringify` would do: `toJSON` is called (with the key, as
+ * `JSON.stringify` does) and its output checked in turn; an `undefined` object property is
+ * omitted; `undefined` elsewhere, functions, symbols, BigInts, non-finite
+ * numbers, cycles and anything that throws while being read (a getter, a proxy trap, `toJSON`)
+ * are refused, as is nesting deeper than `maxDepth`. Iterative: no recursion, so a value nested
+ * 100 000 levels deep is refused, not a stack overflow. Never throws.
  */
-export function describeNonJson(value: unknown): string | undefined {
-  return check(value, '$', undefined);
+export function describeNonJson(
+  value: unknown,
+  options: DescribeNonJsonOptions = {},
+): string | undefined {
+  if (typeof value !== 'object' && typeof value !== 'bigint') {
+    const problem = primitiveProblem(value);
+    return problem === undefined ? undefined : `$ ${problem}`;
+  }
+  const maxDepth = options.maxDepth ?? maxJsonDepth;
+  const stack: Frame[] = [{ value, key: '', parent: undefined, depth: 0 }];
+  const ancestors = new Set<object>();
+  while (stack.length > 0) {
+    const frame = stack.pop() as Frame;
+    if (frame.leaving) {
+      ancestors.delete(frame.value as object);
+      continue;
+    }
+    let current = frame.value;
+    try {
+      if ((typeof current === 'object' && current !== null) || typeof current === 'bigint') {
+        const toJSON = (current as { toJSON?: unknown }).toJSON;
+        if (typeof toJSON === 'function') current = toJSON.call(current, String(frame.key));
+      }
+      const problem = primitiveProblem(current);
+      if (problem !== undefined) return `${pathOf(frame)} ${problem}`;
+      if (typeof current !== 'object' || current === null) continue;
+      if (current instanceof Number || current instanceof String || current instanceof Boolean) {
+        continue;
+      }
+      if (ancestors.has(current)) {
+        return `${pathOf(frame)} refers back to one of its parents (a cycle)`;
+      }
+      if (frame.depth >= maxDepth) {
+        return `${pathOf(frame)} is nested deeper than ${maxDepth} levels (the limit)`;
+      }
+      ancestors.add(current);
+      const resolved: Frame = { ...frame, value: current, leaving: true };
+      stack.push(resolved);
+      pushChildren(current, resolved, stack);
+    } catch (error) {
+      return `${pathOf(frame)} cannot be read: ${describeThrown(error)}`;
+    }
+  }
+  return undefined;
 }
 
-function check(value: unknown, path: string, seen: Set<object> | undefined): string | undefined {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return undefined;
-    case 'number':
-      return Number.isFinite(value)
-        ? undefined
-        : `${path} is ${value}, which JSON cannot represent`;
-    case 'undefined':
-      return `${path} is undefined`;
-    case 'bigint':
-      return `${path} is a BigInt`;
-    case 'function':
-      return `${path} is a function`;
-    case 'symbol':
-      return `${path} is a symbol`;
-  }
-  if (value === null) return undefined;
-  const object = value as object;
-  if (typeof (object as { toJSON?: unknown }).toJSON === 'function') return undefined;
-  const visited = seen ?? new Set<object>();
-  if (visited.has(object)) return `${path} refers back to one of its parents (a cycle)`;
-  visited.add(object);
+function pushChildren(object: object, parent: Frame, stack: Frame[]): void {
+  const depth = parent.depth + 1;
   if (Array.isArray(object)) {
-    for (let index = 0; index < object.length; index++) {
-      const reason = check(object[index], `${path}[${index}]`, visited);
-      if (reason !== undefined) return reason;
+    for (let index = object.length - 1; index >= 0; index--) {
+      stack.push({ value: object[index], key: index, parent, depth });
     }
-  } else {
-    for (const key of Object.keys(object)) {
-      const item = (object as Record<string, unknown>)[key];
-      if (item === undefined) continue;
-      const reason = check(item, `${path}.${key}`, visited);
-      if (reason !== undefined) return reason;
-    }
+    return;
   }
-  visited.delete(object);
-  return undefined;
+  const keys = Object.keys(object);
+  for (let index = keys.length - 1; index >= 0; index--) {
+    const key = keys[index] as string;
+    const item = (object as Record<string, unknown>)[key];
+    // JSON.stringify omits an undefined property (a function or symbol is refused here: a tool
+    // that returns one most likely meant something else).
+    if (item === undefined) continue;
+    stack.push({ value: item, key, parent, depth });
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPermission, Permission } from './permission.js';
+import { checkRequiredPermissions, isPermission, Permission } from './permission.js';
+import { ToolError } from './tool-error.js';
 
 describe('Permission', () => {
   it('exposes the built-ins as plain strings', () => {
@@ -32,5 +33,37 @@ describe('Permission', () => {
     expect(isPermission('custom:')).toBe(false);
     expect(isPermission('root')).toBe(false);
     expect(isPermission(3)).toBe(false);
+  });
+});
+
+describe('checkRequiredPermissions', () => {
+  it('returns a frozen copy of an array of permissions', () => {
+    const declared: Permission[] = ['read', Permission.custom('db:query')];
+    const copy = checkRequiredPermissions('t', declared);
+    declared.length = 0;
+    expect(copy).toEqual(['read', 'custom:db:query']);
+    expect(Object.isFrozen(copy)).toBe(true);
+    expect(checkRequiredPermissions('t', undefined)).toEqual([]);
+  });
+
+  it('refuses anything else with a ToolError naming the tool and the value', () => {
+    for (const [bad, words] of [
+      ['shell', '"shell" is not an array'],
+      [['Shell'], '"Shell" (at index 0) is not a permission'],
+      [['read', 'SHELL'], '"SHELL" (at index 1) is not a permission'],
+      [['shell '], '"shell " (at index 0) is not a permission'],
+      [[42], '42 (at index 0) is not a permission'],
+      [{ 0: 'read', length: 1 }, 'is not an array'],
+    ] as const) {
+      let error: unknown;
+      try {
+        checkRequiredPermissions('danger', bad);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(ToolError);
+      expect((error as ToolError).toolName).toBe('danger');
+      expect((error as ToolError).message).toContain(words);
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { describeThrown, ToolError } from './tool-error.js';
+
 /** One of the permissions agcore knows by name. */
 export type BuiltinPermission = 'read' | 'write' | 'delete' | 'network' | 'shell' | 'filesystem';
 
@@ -62,4 +64,36 @@ export function isPermission(value: unknown): value is Permission {
   return (
     builtins.has(value) || (value.startsWith('custom:') && customNamePattern.test(value.slice(7)))
   );
+}
+
+function describeValue(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : describeThrown(value);
+}
+
+/**
+ * Checks what a tool declares as `requiredPermissions` and returns a frozen copy of it (an empty
+ * one for `undefined`), so that changing the tool's array later changes nothing. Only an array
+ * of permissions passes: canonical lower-case built-in names (`'shell'`, never `'Shell'` or
+ * `'shell '`) and `custom:` names (compared exactly).
+ *
+ * @throws {ToolError} `invalid_arguments` naming the tool and the bad value.
+ */
+export function checkRequiredPermissions(toolName: string, value: unknown): readonly Permission[] {
+  if (value === undefined) return Object.freeze([]);
+  const fail = (what: string): never => {
+    throw new ToolError(
+      'invalid_arguments',
+      `Tool '${toolName}' declares invalid requiredPermissions: ${what}. Declare an array of permissions: ${[...builtins].map((name) => `'${name}'`).join(', ')} (lower case) or Permission.custom(name).`,
+      { toolName },
+    );
+  };
+  if (!Array.isArray(value)) return fail(`${describeValue(value)} is not an array`);
+  const copy: Permission[] = [];
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    if (!isPermission(item))
+      return fail(`${describeValue(item)} (at index ${index}) is not a permission`);
+    copy.push(item);
+  }
+  return Object.freeze(copy);
 }

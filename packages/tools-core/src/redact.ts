@@ -151,8 +151,14 @@ export function redactError(error: unknown, redact: Redactor, depth = 0): unknow
     let changed = false;
     const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
     for (const key of Reflect.ownKeys(error)) {
-      const descriptor = Object.getOwnPropertyDescriptor(error, key);
+      let descriptor = Object.getOwnPropertyDescriptor(error, key);
       if (descriptor === undefined) continue;
+      if (key === 'stack' && !('value' in descriptor)) {
+        // Node 24 (V8 13) makes `stack` an own accessor reading the error's internal slot: on
+        // the copy it would read undefined, so its value is copied (and redacted) instead.
+        const { enumerable = false } = descriptor;
+        descriptor = { value: error.stack, writable: true, enumerable, configurable: true };
+      }
       if ('value' in descriptor) {
         const value: unknown = descriptor.value;
         const clean =

@@ -24,6 +24,8 @@ export interface ToolContext {
    * epoch); absent when the call has no limit. The runner of the call (a `ToolRegistry`) owns
    * the one clock: at this moment it aborts `signal` with a `timeout`. A tool that talks to a
    * server hands the remaining time (`deadline - Date.now()`) on instead of running a timer.
+   * When the runner lets progress extend the call (`resetTimeoutOnProgress`), the deadline
+   * moves later after each `progress` report: read it when you need it.
    */
   readonly deadline?: number;
   /** The LLM's id for this tool call, when the call came from a model. */

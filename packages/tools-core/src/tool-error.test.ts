@@ -89,3 +89,60 @@ describe('ToolError', () => {
     }
   });
 });
+
+describe('ToolError.from never throws', () => {
+  const hostile: [string, unknown][] = [
+    [
+      'a proxy whose traps all throw',
+      new Proxy(
+        {},
+        Object.fromEntries(
+          ['get', 'getPrototypeOf', 'ownKeys', 'has', 'getOwnPropertyDescriptor'].map((trap) => [
+            trap,
+            () => {
+              throw new Error(`trap ${trap}`);
+            },
+          ]),
+        ),
+      ),
+    ],
+    [
+      'a null-prototype object whose toJSON throws',
+      Object.assign(Object.create(null), {
+        toJSON() {
+          throw new Error('toJSON');
+        },
+      }),
+    ],
+    [
+      'an Error whose message getter throws',
+      Object.defineProperty(new Error('x'), 'message', {
+        get() {
+          throw new Error('message');
+        },
+      }),
+    ],
+    [
+      'an object whose Symbol.toPrimitive throws',
+      {
+        [Symbol.toPrimitive]() {
+          throw new Error('p');
+        },
+        toJSON() {
+          throw new Error('j');
+        },
+      },
+    ],
+    ['a symbol', Symbol('s')],
+    ['undefined', undefined],
+  ];
+  for (const [what, value] of hostile) {
+    it(`turns ${what} into execution_failed with the value as cause`, () => {
+      const error = ToolError.from(value, 'hostile');
+      expect(error.code).toBe('execution_failed');
+      expect(error.message).toMatch(/^Tool 'hostile' failed: /);
+      expect(error.cause).toBe(value);
+      expect(ToolError.isInstance(value)).toBe(false);
+    });
+  }
+});

@@ -110,13 +110,17 @@ export class ToolError extends Error {
     };
   }
 
-  /** Tells whether `value` is a `ToolError` from any copy of this package. Never throws. */
+  /**
+   * Tells whether `value` is a `ToolError` from any copy of this package. Never throws, even for
+   * a proxy whose traps throw (that is no `ToolError`).
+   */
   static isInstance(value: unknown): value is ToolError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as { [brand]?: unknown })[brand] === true
-    );
+    if (typeof value !== 'object' || value === null) return false;
+    try {
+      return (value as { [brand]?: unknown })[brand] === true;
+    } catch {
+      return false;
+    }
   }
 
   /** Makes `instanceof` hold across copies of the package; subclasses keep the usual rule. */
@@ -128,24 +132,40 @@ export class ToolError extends Error {
 
   /**
    * Turns anything a tool threw into a `ToolError`: a `ToolError` is returned as is, anything
-   * else becomes `execution_failed` with the original as `cause`. Never throws.
+   * else becomes `execution_failed` with the original as `cause`. Never throws: the thrown value
+   * is read defensively (a proxy whose traps throw, a throwing `message` getter or `toJSON`, an
+   * object without `toString` all give a message).
    */
   static from(error: unknown, toolName?: string): ToolError {
     if (ToolError.isInstance(error)) return error;
-    const detail = error instanceof Error ? error.message : safeString(error);
     const subject = toolName === undefined ? 'The tool' : `Tool '${toolName}'`;
-    return new ToolError('execution_failed', `${subject} failed: ${detail}`, {
+    return new ToolError('execution_failed', `${subject} failed: ${describeThrown(error)}`, {
       cause: error,
       ...(toolName === undefined ? {} : { toolName }),
     });
   }
 }
 
-function safeString(value: unknown): string {
+/**
+ * A one-line description of anything thrown, read without letting it throw: the message of an
+ * `Error`, a string as is, otherwise its JSON or `String()` form. Never throws.
+ */
+export function describeThrown(value: unknown): string {
   if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(value) ?? String(value);
+    if (value instanceof Error) return String(value.message);
   } catch {
+    // Not readable as an Error (a proxy whose traps throw): try the generic forms below.
+  }
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json;
+  } catch {
+    // A throwing toJSON or getter, a BigInt, a cycle: String() below.
+  }
+  try {
     return String(value);
+  } catch {
+    return 'a value that cannot be printed';
   }
 }

@@ -1,6 +1,10 @@
 import { Permission, ToolError } from '@agcore/tools-core';
 import { describe, expect, it } from 'vitest';
-import { defaultPermissionConfig, PermissionChecker } from './permission-checker.js';
+import {
+  defaultPermissionConfig,
+  PermissionChecker,
+  type PermissionConfig,
+} from './permission-checker.js';
 
 function denial(run: () => void): ToolError {
   try {
@@ -99,5 +103,46 @@ describe('PermissionChecker', () => {
     expect(checker.config.denied).toEqual(['delete', 'shell']);
     expect(() => new PermissionChecker({ allowed: 'read' as unknown as [] })).toThrow(TypeError);
     expect(Object.isFrozen(checker.config.allowed)).toBe(true);
+  });
+});
+
+describe('PermissionChecker: hostile policies and declarations', () => {
+  const denyList = () =>
+    new PermissionChecker({ allowed: [], denied: ['shell', 'delete'], allowUnspecified: true });
+
+  it('refuses declarations that are not canonical permissions, even under a deny-list', () => {
+    const checker = denyList();
+    for (const lookAlike of ['Shell', 'SHELL', 'shell ', 'custom:', '']) {
+      expect(checker.isAllowed([lookAlike as Permission]), lookAlike).toBe(false);
+    }
+    const error = denial(() => checker.check('sneaky', ['Shell' as Permission]));
+    expect(error.message).toContain('"Shell" not a permission');
+    expect(checker.isAllowed(['read'])).toBe(true);
+  });
+
+  it('refuses a declaration that is a string instead of spreading it into letters', () => {
+    const checker = denyList();
+    const asString = 'shell' as unknown as Permission[];
+    expect(checker.isAllowed('sneaky', asString)).toBe(false);
+    expect(denial(() => checker.check('sneaky', asString)).message).toContain('not an array');
+  });
+
+  it('throws a TypeError naming the field for a config value of the wrong kind', () => {
+    const bad = (config: unknown) => () => new PermissionChecker(config as PermissionConfig);
+    expect(bad({ allowUnspecified: 'false' })).toThrow(
+      /PermissionConfig\.allowUnspecified must be true or false, got "false" \(string\)/,
+    );
+    expect(bad({ denied: ['SHELL'] })).toThrow(/PermissionConfig\.denied\[0\] is "SHELL"/);
+    expect(bad({ allowed: ['read', 42] })).toThrow(/PermissionConfig\.allowed\[1\] is 42/);
+    expect(bad({ allowed: 'read' })).toThrow(/PermissionConfig\.allowed must be an array/);
+    expect(bad(null)).toThrow(/PermissionConfig must be an object/);
+  });
+
+  it('keeps frozen copies of the lists it was given', () => {
+    const denied: Permission[] = ['shell'];
+    const checker = new PermissionChecker({ allowed: [], denied });
+    denied.length = 0;
+    expect(checker.isAllowed(['shell'])).toBe(false);
+    expect(Object.isFrozen(checker.config.denied)).toBe(true);
   });
 });

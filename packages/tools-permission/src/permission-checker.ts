@@ -1,4 +1,4 @@
-import { type Permission, ToolError } from '@agcore/tools-core';
+import { describeThrown, isPermission, type Permission, ToolError } from '@agcore/tools-core';
 
 /**
  * A static permission policy. See `PermissionChecker` for the rules.
@@ -44,26 +44,29 @@ export class PermissionChecker {
   private readonly deniedSet: ReadonlySet<Permission>;
 
   /**
-   * Makes a checker; fields you leave out take the default policy's values.
+   * Makes a checker; fields you leave out take the default policy's values. The lists are
+   * copied and frozen: changing the arrays you passed changes nothing.
    *
-   * @throws {TypeError} when a list is not an array of strings.
+   * @throws {TypeError} naming the field: `allowed` or `denied` not an array of permissions
+   * (canonical lower-case built-ins such as `'shell'`, or `Permission.custom(name)`; `'Shell'`
+   * and `'shell '` are refused), `allowUnspecified` not a boolean (`'false'` from a config file
+   * is refused), or a config that is not an object.
    */
   constructor(config: Partial<PermissionConfig> = {}) {
-    const allowed = config.allowed ?? defaultPermissionConfig.allowed;
-    const denied = config.denied ?? defaultPermissionConfig.denied;
-    for (const [field, list] of [
-      ['allowed', allowed],
-      ['denied', denied],
-    ] as const) {
-      if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) {
-        throw new TypeError(`PermissionConfig.${field} must be an array of permission strings.`);
-      }
+    if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+      throw new TypeError(
+        `PermissionConfig must be an object with allowed, denied and allowUnspecified, got ${describeThrown(config)}.`,
+      );
     }
-    this.config = Object.freeze({
-      allowed: Object.freeze([...allowed]),
-      denied: Object.freeze([...denied]),
-      allowUnspecified: config.allowUnspecified ?? defaultPermissionConfig.allowUnspecified,
-    });
+    const allowed = readList(config, 'allowed');
+    const denied = readList(config, 'denied');
+    const allowUnspecified = config.allowUnspecified ?? defaultPermissionConfig.allowUnspecified;
+    if (typeof allowUnspecified !== 'boolean') {
+      throw new TypeError(
+        `PermissionConfig.allowUnspecified must be true or false, got ${JSON.stringify(allowUnspecified) ?? String(allowUnspecified)} (${typeof allowUnspecified}).`,
+      );
+    }
+    this.config = Object.freeze({ allowed, denied, allowUnspecified });
     this.allowedSet = new Set(allowed);
     this.deniedSet = new Set(denied);
   }
@@ -78,6 +81,7 @@ export class PermissionChecker {
    * An empty declaration is decided by `allowUnspecified`, which `isAllowed` reports. Never throws.
    */
   refused(permissions: readonly Permission[]): Permission[] {
+    if (!Array.isArray(permissions)) return [];
     return permissions.filter((permission) => !this.allows(permission));
   }
 
@@ -91,13 +95,9 @@ export class PermissionChecker {
     toolNameOrPermissions: string | readonly Permission[],
     permissions?: readonly Permission[],
   ): boolean {
-    const list =
+    const list: unknown =
       typeof toolNameOrPermissions === 'string' ? (permissions ?? []) : toolNameOrPermissions;
-    if (list.length === 0) return this.config.allowUnspecified;
-    for (const permission of list) {
-      if (!this.allows(permission)) return false;
-    }
-    return true;
+    return this.decide(list);
   }
 
   /**
@@ -106,7 +106,14 @@ export class PermissionChecker {
    * @throws {ToolError} code `permission_denied`, naming the tool and every refused permission.
    */
   check(toolName: string, permissions: readonly Permission[]): void {
-    if (this.isAllowed(permissions)) return;
+    if (this.decide(permissions)) return;
+    if (!Array.isArray(permissions)) {
+      throw new ToolError(
+        'permission_denied',
+        `Permission denied: tool '${toolName}' declares requiredPermissions ${describeThrown(permissions)}, which is not an array of permissions. Declare an array such as ['read'].`,
+        { toolName },
+      );
+    }
     const refused = this.refused(permissions);
     const message =
       refused.length === 0
@@ -115,7 +122,19 @@ export class PermissionChecker {
     throw new ToolError('permission_denied', message, { toolName });
   }
 
+  private decide(list: unknown): boolean {
+    // Fail closed: a declaration that is not an array (a string is not spread into letters).
+    if (!Array.isArray(list)) return false;
+    if (list.length === 0) return this.config.allowUnspecified;
+    for (const permission of list) {
+      if (!this.allows(permission)) return false;
+    }
+    return true;
+  }
+
   private allows(permission: Permission): boolean {
+    // Fail closed: 'Shell' or 'shell ' is not 'shell', and is refused even by a deny-list.
+    if (!isPermission(permission)) return false;
     if (this.deniedSet.has(permission)) return false;
     if (this.allowedSet.has(permission)) return true;
     if (this.allowedSet.size > 0) return false;
@@ -123,9 +142,15 @@ export class PermissionChecker {
   }
 
   private reasonFor(refused: readonly Permission[]): string {
-    const denied = refused.filter((p) => this.deniedSet.has(p));
-    const notAllowed = refused.filter((p) => !this.deniedSet.has(p));
+    const unknown = refused.filter((p) => !isPermission(p));
+    const denied = refused.filter((p) => isPermission(p) && this.deniedSet.has(p));
+    const notAllowed = refused.filter((p) => isPermission(p) && !this.deniedSet.has(p));
     const parts: string[] = [];
+    if (unknown.length > 0) {
+      parts.push(
+        `${unknown.map((p) => JSON.stringify(p)).join(', ')} not a permission (built-ins are lower case; custom ones start with 'custom:')`,
+      );
+    }
     if (denied.length > 0) parts.push(`${denied.join(', ')} denied`);
     if (notAllowed.length > 0) {
       parts.push(
@@ -136,4 +161,24 @@ export class PermissionChecker {
     }
     return ` (${parts.join('; ')})`;
   }
+}
+
+function readList(
+  config: Partial<PermissionConfig>,
+  field: 'allowed' | 'denied',
+): readonly Permission[] {
+  const list: unknown = config[field] ?? defaultPermissionConfig[field];
+  if (!Array.isArray(list)) {
+    throw new TypeError(
+      `PermissionConfig.${field} must be an array of permissions, got ${describeThrown(list)}.`,
+    );
+  }
+  list.forEach((item: unknown, index) => {
+    if (!isPermission(item)) {
+      throw new TypeError(
+        `PermissionConfig.${field}[${index}] is ${typeof item === 'string' ? JSON.stringify(item) : describeThrown(item)}, which is not a permission: use a lower-case built-in ('read', 'write', 'delete', 'network', 'shell', 'filesystem') or Permission.custom(name).`,
+      );
+    }
+  });
+  return Object.freeze([...list] as Permission[]);
 }

@@ -3,6 +3,14 @@
 import { createToolContext, defineTool, Permission } from '@agcore/tools-core';
 import { PermissionChecker } from '@agcore/tools-permission';
 import { ToolRegistry } from '@agcore/tools-registry';
+import {
+  chainedRefs,
+  coldStart,
+  distinctTimeouts,
+  exhaustedBudget,
+  exponentialPattern,
+  sharedSignal,
+} from './hostile.mjs';
 
 const rounds = 7;
 
@@ -111,6 +119,51 @@ const rows = [
     '<= 1.2x',
   ],
 ];
+
+// Section 2 of issue 9: each worst case measured once (they are the point, not an average).
+const short = await exponentialPattern(24);
+rows.push(["pattern ^(a+)+$ on 24 a's and '!'", `${short.toFixed(1)} ms`, '', '<= 50 ms']);
+if (short < 50) {
+  const long = await exponentialPattern(100_000);
+  rows.push(["pattern ^(a+)+$ on 100 000 a's and '!'", `${long.toFixed(1)} ms`, '', '<= 50 ms']);
+}
+for (const length of [11, 20]) {
+  const chain = await chainedRefs(length);
+  rows.push([
+    `${length} chained anyOf/$ref, register + one invoke`,
+    `${chain.ms.toFixed(1)} ms`,
+    `${chain.outcome}, heap +${chain.heapMb.toFixed(0)} MB`,
+    '<= 50 ms',
+  ]);
+}
+const budget = await exhaustedBudget();
+rows.push([
+  'validation that spends its whole budget',
+  `${budget.ms.toFixed(1)} ms`,
+  /validation budget/.test(budget.outcome) ? 'refused: over 500 000 steps' : budget.outcome,
+  '<= 50 ms',
+]);
+const cold = coldStart(9);
+rows.push([
+  'import + first invoke (fresh process)',
+  `${cold.median.totalMs.toFixed(1)} ms`,
+  `best of 9 ${cold.best.totalMs.toFixed(1)} ms; import ${cold.median.importMs.toFixed(1)} ms`,
+  '<= 15 ms (Node 22)',
+]);
+const shared = await sharedSignal(10_000);
+rows.push([
+  '10 000 concurrent invokes on one signal',
+  `${shared.ms.toFixed(0)} ms`,
+  `${shared.listeners} listener(s), ${shared.warnings} warnings, heap retained ${shared.retainedKb.toFixed(0)} KB`,
+  'no warning, flat heap',
+]);
+const distinct = await distinctTimeouts(100_000);
+rows.push([
+  '100 000 invokes, each its own timeoutMs',
+  '',
+  `heap retained ${distinct.toFixed(0)} KB`,
+  'flat heap',
+]);
 const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column].length), 8));
 const line = (row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ');
 process.stdout.write(

@@ -238,16 +238,19 @@ describe('ToolRegistry: invoke', () => {
     );
   });
 
-  it('reports a schema that cannot compile as the tool’s fault', async () => {
+  it('refuses at register a schema that cannot compile, naming the tool', () => {
     const broken = defineTool({
       name: 'broken',
       description: 'd',
       parameters: { type: 'object', properties: { a: { type: 'no-such-type' } } } as never,
       execute: () => null,
     });
-    const error = errorOf(await new ToolRegistry().register(broken).invoke('broken', { a: 1 }));
-    expect(error.code).toBe('other');
-    expect(error.message).toContain('cannot be compiled');
+    const registry = new ToolRegistry();
+    expect(() => registry.register(broken)).toThrow(ToolError);
+    expect(() => registry.register(broken)).toThrow(
+      /schema of tool 'broken' was refused: its type "no-such-type" is not a JSON Schema type/,
+    );
+    expect(registry.has('broken')).toBe(false);
   });
 
   it('wraps anything the tool throws as execution_failed with the cause; keeps a thrown ToolError', async () => {
@@ -488,7 +491,16 @@ describe('ToolRegistry: invokeAll', () => {
     const results = await registry.invokeAll(calls, { concurrency: 3 });
     expect(results.every((r) => r.output.ok)).toBe(true);
     expect(peak).toBe(3);
-    await expect(registry.invokeAll(calls, { concurrency: 0 })).rejects.toThrow(TypeError);
+    // Never rejects: a bad concurrency is reported on every call, and none runs.
+    const refused = await registry.invokeAll(calls.slice(0, 2), { concurrency: 0 });
+    expect(refused.map((r) => (r.output.ok ? 'ok' : r.output.error.code))).toEqual([
+      'other',
+      'other',
+    ]);
+    expect(errorOf(refused[0] as ToolInvocation).message).toContain(
+      'concurrency must be a positive integer, got 0',
+    );
+    expect(registry.entry('counted')?.stats.calls).toBe(10);
   });
 
   it('reports progress and results per call as they happen', async () => {
