@@ -25,7 +25,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  server.requests.length = 0;
+  server.reset();
   provider = createOpenAICompatibleProvider({ baseURL: server.baseURL, apiKey: 'sk-dialects' });
 });
 
@@ -58,7 +58,8 @@ function cuts(events: readonly string[]): (string | Uint8Array)[][] {
   const whole = events.join('');
   const bytes = new TextEncoder().encode(whole);
   const small: Uint8Array[] = [];
-  for (let start = 0; start < bytes.length; start += 7) small.push(bytes.subarray(start, start + 7));
+  for (let start = 0; start < bytes.length; start += 7)
+    small.push(bytes.subarray(start, start + 7));
   return [[whole], [...events], small];
 }
 
@@ -124,13 +125,11 @@ describe('tool calls that reuse an index (Ollama 0.20.x, Gemini bridges)', () =>
   it('a new id on an occupied index starts a new call; deltas carry the position', async () => {
     for (const chunks of await streamEachCut(events)) {
       const calls = last(chunks).message.tool_calls;
-      expect(calls?.map((call) => [call.id, call.function.name, call.function.arguments])).toEqual(
-        [
-          ['call_a', 'read', '{"path":"alpha.txt"}'],
-          ['call_b', 'read', '{"path":"beta.txt"}'],
-          ['call_c', 'clock', '{"tz":"UTC"}'],
-        ],
-      );
+      expect(calls?.map((call) => [call.id, call.function.name, call.function.arguments])).toEqual([
+        ['call_a', 'read', '{"path":"alpha.txt"}'],
+        ['call_b', 'read', '{"path":"beta.txt"}'],
+        ['call_c', 'clock', '{"tz":"UTC"}'],
+      ]);
       const deltas = chunks.filter((chunk) => chunk.type === 'tool_call_delta');
       expect(deltas.map((delta) => [delta.index, delta.callId])).toEqual([
         [0, 'call_a'],
@@ -419,7 +418,12 @@ describe('answers that are not Chat Completions', () => {
   const page = '<!DOCTYPE html><html><head><title>Sign in to the Wi-Fi</title></head></html>';
 
   it('an HTML page with status 200 to a streaming request names the content type and the first bytes', async () => {
-    server.reply({ kind: 'text', status: 200, headers: { 'content-type': 'text/html' }, body: page });
+    server.reply({
+      kind: 'text',
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: page,
+    });
     const error = await failure(collect(provider.chatStream(request)));
     expect(error.code).toBe('invalid_response');
     expect(error.message).toContain('not a Chat Completions');
@@ -429,7 +433,12 @@ describe('answers that are not Chat Completions', () => {
   });
 
   it('the same page to a non-streaming request', async () => {
-    server.reply({ kind: 'text', status: 200, headers: { 'content-type': 'text/html' }, body: page });
+    server.reply({
+      kind: 'text',
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: page,
+    });
     const error = await failure(provider.chat(request));
     expect(error.code).toBe('invalid_response');
     expect(error.message).toContain('text/html');

@@ -27,7 +27,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  server.requests.length = 0;
+  server.reset();
 });
 
 const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hi' }] };
@@ -82,9 +82,10 @@ describe('idleTimeoutMs: time without a byte', () => {
   });
 
   it('a slow but steady stream is not cut by the idle limit (it is no total limit)', async () => {
+    // 16 writes 100 ms apart outlast the idle limit almost four times; none is late by itself.
     const writes = textStream(Array.from({ length: 12 }, (_, index) => `w${index} `));
-    server.reply({ kind: 'sse', writes, pause: 40 });
-    const chunks = await collect(provider({ idleTimeoutMs: 250 }).chatStream(request));
+    server.reply({ kind: 'sse', writes, pause: 100 });
+    const chunks = await collect(provider({ idleTimeoutMs: 400 }).chatStream(request));
     const final = chunks.at(-1);
     expect(final?.type === 'response' && final.response.message.content).toBe(
       Array.from({ length: 12 }, (_, index) => `w${index} `).join(''),
@@ -127,7 +128,9 @@ describe('timeoutMs: a total limit', () => {
 
   it('applies to the non-streamed path as well, per request', async () => {
     server.reply({ kind: 'hang' });
-    const error = await failure(provider({ idleTimeoutMs: 60_000 }).chat(request, { timeoutMs: 100 }));
+    const error = await failure(
+      provider({ idleTimeoutMs: 60_000 }).chat(request, { timeoutMs: 100 }),
+    );
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('timeoutMs');
   });
@@ -195,7 +198,7 @@ describe('tool loops keep the limits per request', () => {
       name: 'slow',
       description: 'Takes longer than the idle limit',
       parameters: { type: 'object', properties: {} },
-      execute: () => new Promise((resolve) => setTimeout(() => resolve('done'), 300)),
+      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 300)),
     });
     const registry = new ToolRegistry().register(slow);
     const cycle = new LlmCycle({

@@ -52,7 +52,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  server.requests.length = 0;
+  server.reset();
 });
 
 /** The base URL with credentials in its user info. */

@@ -11,9 +11,9 @@ import { LlmError } from './llm-error.js';
 import type { ChatMessage, ToolMessage } from './messages.js';
 import type { StreamEvent } from './stream-events.js';
 import {
-  type ScriptStep,
   ScriptedProvider,
   type ScriptedToolCall,
+  type ScriptStep,
   textResponse,
   toolCallsResponse,
 } from './testing/index.js';
@@ -34,21 +34,23 @@ const throwingToJson = defineTool({
   name: 'throwing_to_json',
   description: 'Returns a value whose toJSON throws',
   parameters: { type: 'object', properties: {} },
-  execute: async () => ({
-    toJSON() {
-      throw new Error('toJSON exploded');
-    },
-  }),
+  execute: async () =>
+    ({
+      toJSON() {
+        throw new Error('toJSON exploded');
+      },
+    }) as never,
 });
 const undefinedToJson = defineTool({
   name: 'undefined_to_json',
   description: 'Returns a value whose toJSON returns undefined',
   parameters: { type: 'object', properties: {} },
-  execute: async () => ({
-    toJSON() {
-      return undefined;
-    },
-  }),
+  execute: async () =>
+    ({
+      toJSON() {
+        return undefined;
+      },
+    }) as never,
 });
 
 function registry(): ToolRegistry {
@@ -99,7 +101,11 @@ describe('one call that fails in an unexpected way', () => {
       const { error } = await run(target, streaming, registry());
       expect(error).toBeUndefined();
       const [fineMessage, deepMessage] = toolMessages(target.messages());
-      expect(fineMessage).toEqual({ role: 'tool', tool_call_id: 'call_fine', content: '{"ok":true}' });
+      expect(fineMessage).toEqual({
+        role: 'tool',
+        tool_call_id: 'call_fine',
+        content: '{"ok":true}',
+      });
       expect(deepMessage?.tool_call_id).toBe('call_deep');
       expect(deepMessage?.content).toMatch(/^Error \[(execution_failed|invalid_arguments)\]/);
       expect(deepMessage?.content).not.toContain('cancelled');
@@ -169,7 +175,7 @@ describe('one call that fails in an unexpected way', () => {
       description: 'Runs until cancelled',
       parameters: { type: 'object', properties: {} },
       execute: (_args, context) =>
-        new Promise((_resolve, reject) => {
+        new Promise<never>((_resolve, reject) => {
           started();
           context.signal.addEventListener('abort', () => reject(new Error('stopped')));
         }),
@@ -216,7 +222,7 @@ describe('maxParallelToolCalls', () => {
         peak = Math.max(peak, running);
         await new Promise((resolve) => setTimeout(resolve, 5));
         running--;
-        return { n };
+        return { n: n ?? -1 };
       },
     });
     return { tool, peak: () => peak };
@@ -305,13 +311,13 @@ describe('property: the history never lies about a tool call', () => {
           name: 'act',
           description: 'Does what the plan says',
           parameters: { type: 'object', properties: { id: { type: 'string' } } },
-          execute: (args, context) => {
+          execute: (args, context): never => {
             const plan = plans.get(String(args.id)) ?? { kind: 'hang' };
             const id = String(args.id);
             switch (plan.kind) {
               case 'value':
                 returned.set(id, plan.value);
-                return plan.value;
+                return plan.value as never;
               case 'slow':
                 // Resolved inside the timer callback: the registry sees the value at once.
                 return new Promise((resolve) =>
@@ -319,19 +325,19 @@ describe('property: the history never lies about a tool call', () => {
                     returned.set(id, plan.ms);
                     resolve(plan.ms);
                   }, plan.ms),
-                );
+                ) as never;
               case 'hang':
                 return new Promise((_resolve, reject) =>
                   context.signal.addEventListener('abort', () => reject(new Error('stopped'))),
-                );
+                ) as never;
               case 'throw':
                 throw new Error('tool failed');
               case 'fatal':
                 throw new ToolError('io', 'disk gone', { toolName: 'act' });
               case 'bad_result':
-                return { toJSON: () => undefined };
+                return { toJSON: () => undefined } as never;
               case 'bad_arguments':
-                return 'unreachable';
+                return 'unreachable' as never;
             }
           },
         });
@@ -381,10 +387,14 @@ describe('property: the history never lies about a tool call', () => {
           for (const answer of answers) {
             if (answer.role !== 'tool') continue;
             const id = answer.tool_call_id;
-            expect(history.filter((item) => item.role === 'tool' && item.tool_call_id === id)).toHaveLength(1);
+            expect(
+              history.filter((item) => item.role === 'tool' && item.tool_call_id === id),
+            ).toHaveLength(1);
             if (returned.has(id)) {
               const value = returned.get(id);
-              expect(answer.content).toBe(typeof value === 'string' ? value : JSON.stringify(value));
+              expect(answer.content).toBe(
+                typeof value === 'string' ? value : JSON.stringify(value),
+              );
             }
           }
         }

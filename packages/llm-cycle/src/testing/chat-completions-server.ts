@@ -76,6 +76,8 @@ export interface ChatCompletionsServer {
   fallback(reply: ServerReply | undefined): this;
   /** How many scripted replies were not used yet. */
   pending(): number;
+  /** Drops the replies not used yet and the requests recorded (e.g. between tests). */
+  reset(): this;
   /** How many TCP connections were accepted. */
   connections(): number;
   /** How many replies the client abandoned before they were complete. */
@@ -138,6 +140,11 @@ export async function startChatCompletionsServer(
       return handle;
     },
     pending: () => script.length,
+    reset: () => {
+      script.length = 0;
+      requests.length = 0;
+      return handle;
+    },
     connections: () => connections,
     disconnects: () => disconnects,
     close: () =>

@@ -132,7 +132,9 @@ export function toolCallStream(
   const piece = (index: number, text: string): string =>
     sseEvent(completionChunk(id, { tool_calls: [{ index, function: { arguments: text } }] }));
   if (options.interleave === true) {
-    calls.forEach((call, index) => writes.push(opening(index, call)));
+    calls.forEach((call, index) => {
+      writes.push(opening(index, call));
+    });
     const longest = Math.max(...calls.map((call) => call.pieces.length));
     for (let step = 0; step < longest; step++) {
       calls.forEach((call, index) => {

@@ -1,0 +1,122 @@
+import {
+  createRedactor,
+  type Redactor,
+  redactUrl,
+  secretsOfHeaders,
+  secretsOfUrl,
+} from '@agcore/tools-core';
+import { isDeepSeekHost, isSecretQueryParameter } from '../wire/dialects.js';
+
+/** Where requests go and with which credentials, resolved once per provider. */
+export interface Endpoint {
+  /** The URL requests are sent to: the base URL's path + `/chat/completions`, its query kept, no user info. */
+  readonly url: string;
+  /** The URL as error messages show it: no user info, no query. */
+  readonly shown: string;
+  /** The request headers, credentials included. */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Takes every credential out of a text, in any escaping; texts shorter than the shortest
+   * secret are returned at once (most streamed pieces are), so it is cheap to call per delta.
+   */
+  readonly redact: Redactor;
+  /** Whether there is any secret to take out (else `redact` returns its input). */
+  readonly hasSecrets: boolean;
+  /** Whether the host is DeepSeek's API. */
+  readonly deepSeek: boolean;
+}
+
+/** What an endpoint is made of. */
+export interface EndpointOptions {
+  readonly baseURL: string;
+  readonly apiKey?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Resolves the endpoint: `/chat/completions` appended to the base URL's path (an Azure
+ * `?api-version=` query stays at the end), user info turned into `Authorization: Basic` (fetch
+ * refuses URLs with credentials) unless an API key or an `Authorization` header is given, and
+ * the secrets gathered: the API key, credential header values, the base URL's credentials and
+ * query values (but `api-version`). Never throws: a base URL that does not parse is used as
+ * is, and fails when the first request is sent.
+ */
+export function resolveEndpoint(options: EndpointOptions): Endpoint {
+  const apiKey = options.apiKey === '' ? undefined : options.apiKey;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(options.headers ?? {}),
+  };
+  const hasAuthorization = Object.keys(headers).some(
+    (name) => name.toLowerCase() === 'authorization',
+  );
+  let url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  let shown = '(invalid base URL)';
+  let deepSeek = false;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(options.baseURL);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed !== undefined) {
+    const user = safeDecode(parsed.username);
+    const password = safeDecode(parsed.password);
+    if ((user !== '' || password !== '') && apiKey === undefined && !hasAuthorization)
+      headers.authorization = `Basic ${base64(`${user}:${password}`)}`;
+    parsed.username = '';
+    parsed.password = '';
+    parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/chat/completions`;
+    url = parsed.toString();
+    shown = redactUrl(parsed);
+    deepSeek = isDeepSeekHost(parsed.hostname);
+  }
+  if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
+  const secrets = [
+    ...new Set(
+      [apiKey, ...secretsOfHeaders(headers), ...urlSecrets(options.baseURL)].filter(
+        (secret): secret is string => secret !== undefined && secret.length >= 4,
+      ),
+    ),
+  ].sort((a, b) => b.length - a.length);
+  const redactor = createRedactor(secrets);
+  const shortest = secrets.at(-1)?.length ?? Number.POSITIVE_INFINITY;
+  return {
+    url,
+    shown,
+    headers,
+    redact:
+      secrets.length === 0 ? redactor : (text) => (text.length < shortest ? text : redactor(text)),
+    hasSecrets: secrets.length > 0,
+    deepSeek,
+  };
+}
+
+/** The credentials of a URL: user info and the values of query parameters that may hold one. */
+export function urlSecrets(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return secretsOfUrl(url);
+  }
+  const harmless = new Set<string>();
+  for (const [name, value] of parsed.searchParams) {
+    if (!isSecretQueryParameter(name)) harmless.add(value);
+  }
+  return secretsOfUrl(parsed).filter((secret) => !harmless.has(secret));
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
