@@ -1,3 +1,14 @@
+export type { Cassette, CassetteExchange } from './cassette.js';
+export { CassetteMismatchError } from './cassette.js';
+export type { CassetteRecorder, RecordCassetteOptions } from './cassette-recorder.js';
+export { recordCassette } from './cassette-recorder.js';
+export type {
+  CassetteReplay,
+  ReplayOptions,
+  ReplayProviderOptions,
+  ReplayReads,
+} from './cassette-replay.js';
+export { replayCassette } from './cassette-replay.js';
 export type {
   ChatCompletionsServer,
   ChatCompletionsServerOptions,
