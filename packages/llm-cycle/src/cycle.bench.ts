@@ -39,7 +39,7 @@ const turns: { name: string; arguments: string }[][] = [
 // ---- the server (child process) -------------------------------------------------------------
 
 async function serve(): Promise<void> {
-  const server = await startChatCompletionsServer();
+  const server = await startChatCompletionsServer({ recordRequests: false });
   const prebuilt = (stream: boolean): ServerReply[] => [
     ...turns.map((calls, turn): ServerReply => {
       const withIds = calls.map((call, index) => ({ ...call, id: `call_${turn}_${index}` }));

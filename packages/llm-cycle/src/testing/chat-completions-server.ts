@@ -62,6 +62,8 @@ export interface ChatCompletionsServerOptions {
   readonly port?: number;
   /** How long an idle kept-alive connection stays open, in milliseconds (default 5 000). */
   readonly keepAliveTimeoutMs?: number;
+  /** Keep every request in `requests` (default `true`; turn off for long benchmark runs). */
+  readonly recordRequests?: boolean;
 }
 
 /** A running server; see `startChatCompletionsServer`. */
@@ -105,7 +107,7 @@ export async function startChatCompletionsServer(
     request.on('data', (part: Buffer) => parts.push(part));
     request.on('end', () => {
       const received = receive(request, Buffer.concat(parts).toString('utf8'));
-      requests.push(received);
+      if (options.recordRequests !== false) requests.push(received);
       let reply = script.shift() ?? fallbackReply;
       while (typeof reply === 'function') reply = reply(received);
       let finished = false;
@@ -222,15 +224,21 @@ async function stream(
     'cache-control': 'no-cache',
     ...reply.headers,
   });
-  response.flushHeaders();
+  // Headers go with the first write, as a server streaming at once sends them.
+  if (reply.writes.length === 0) response.flushHeaders();
+  const finish = reply.finish ?? 'end';
   for (const [index, write] of reply.writes.entries()) {
     const waiting = index > 0 ? pause(reply.pause) : undefined;
     if (waiting !== undefined) await waiting;
     if (response.destroyed) return;
+    if (finish === 'end' && index === reply.writes.length - 1) {
+      response.end(write);
+      return;
+    }
     response.write(write);
   }
-  if (reply.finish === 'hold') return;
-  if (reply.finish === 'cut') {
+  if (finish === 'hold') return;
+  if (finish === 'cut') {
     // Let the writes leave before the socket dies, as a proxy dropping the connection would.
     await new Promise((resolve) => setTimeout(resolve, 20));
     response.socket?.destroy();
