@@ -244,7 +244,7 @@ export async function startChatServer(options = {}) {
     const headers = { 'x-request-id': `req_${stats.requests}` };
     // Streams: the first event with the headers, the rest on the next turn of the event loop.
     return stream
-      ? { kind: 'sse', headers, writes: prepared, pause: 'next-turn' }
+      ? { kind: 'sse', headers, writes: prepared, pause: 'next-turn', finish: 'end-with-last' }
       : {
           kind: 'text',
           status: 200,

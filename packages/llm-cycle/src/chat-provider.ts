@@ -41,7 +41,7 @@ export interface ChatRequest {
 export interface ChatCallOptions {
   /** Aborts the request (and a stream being read). */
   readonly signal?: AbortSignal;
-  /** Gives up when the server sends no byte for this long, in milliseconds (overrides the provider's). */
+  /** Gives up when the server sends no byte for this long, in milliseconds (overrides the provider's; see `idleTimeoutMs` there). */
   readonly idleTimeoutMs?: number;
   /** Gives up when the whole request takes longer than this, in milliseconds (overrides the provider's). */
   readonly timeoutMs?: number;

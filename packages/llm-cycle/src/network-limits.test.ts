@@ -53,19 +53,38 @@ async function failure(promise: Promise<unknown>): Promise<LlmError> {
 }
 
 describe('idleTimeoutMs: time without a byte', () => {
-  it('a server that accepts the connection and never answers fails in idleTimeoutMs (both paths)', async () => {
-    const idle = provider({ idleTimeoutMs: 150 });
+  it('a server that accepts the connection and never answers fails in idleTimeoutMs (streamed)', async () => {
     server.reply({ kind: 'hang' });
-    const whole = await failure(idle.chat(request));
+    const error = await failure(collect(provider({ idleTimeoutMs: 150 }).chatStream(request)));
+    expect(error.code).toBe('timeout');
+    expect(error.isRetryable).toBe(true);
+    expect(error.message).toContain('idleTimeoutMs');
+    expect(error.message).toContain('150 ms');
+    expect(error.message).toMatch(/raise idleTimeoutMs/);
+  });
+
+  it('non-streamed: the idle limit starts with the headers; before them the total limit applies', async () => {
+    // A server computing a whole answer sends nothing until it is ready.
+    server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
+    const response = await provider({ idleTimeoutMs: 100 }).chat(request);
+    expect(response.message.content).toBe('Thought long.');
     server.reply({ kind: 'hang' });
-    const streamed = await failure(collect(idle.chatStream(request)));
-    for (const error of [whole, streamed]) {
-      expect(error.code).toBe('timeout');
-      expect(error.isRetryable).toBe(true);
-      expect(error.message).toContain('idleTimeoutMs');
-      expect(error.message).toContain('150 ms');
-      expect(error.message).toMatch(/raise idleTimeoutMs/);
-    }
+    const error = await failure(provider({ idleTimeoutMs: 100 }).chat(request, { timeoutMs: 200 }));
+    expect(error.code).toBe('timeout');
+    expect(error.message).toContain('timeoutMs (200 ms, the total limit)');
+  });
+
+  it('non-streamed: a body that stalls after the headers fails with the idle limit', async () => {
+    const body = JSON.stringify(textCompletion('Half'));
+    server.reply({
+      kind: 'sse',
+      headers: { 'content-type': 'application/json' },
+      writes: [body.slice(0, 20)],
+      finish: 'hold',
+    });
+    const error = await failure(provider({ idleTimeoutMs: 150 }).chat(request));
+    expect(error.code).toBe('timeout');
+    expect(error.message).toContain('idleTimeoutMs (150 ms)');
   });
 
   it('a stream that stops sending mid-answer fails with the idle limit, not "connection was cut"', async () => {
@@ -94,7 +113,7 @@ describe('idleTimeoutMs: time without a byte', () => {
 
   it('per request: ChatCallOptions.idleTimeoutMs overrides the provider default', async () => {
     server.reply({ kind: 'hang' });
-    const error = await failure(provider().chat(request, { idleTimeoutMs: 120 }));
+    const error = await failure(collect(provider().chatStream(request, { idleTimeoutMs: 120 })));
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('120 ms');
   });
@@ -102,7 +121,8 @@ describe('idleTimeoutMs: time without a byte', () => {
   it('per submit: SubmitOptions.idleTimeoutMs reaches the provider, and the history is untouched', async () => {
     const cycle = new LlmCycle({ provider: provider(), model: 'm', retry: { maxRetries: 0 } });
     server.reply({ kind: 'hang' });
-    const error = await failure(cycle.submit('Hello?', { idleTimeoutMs: 120 }));
+    const stream = cycle.submitStream('Hello?', { idleTimeoutMs: 120 });
+    const error = await failure(stream.next());
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('idleTimeoutMs');
     expect(cycle.messages()).toEqual([]);

@@ -8,11 +8,10 @@ import type {
 } from './chat-provider.js';
 import { BodyReader, checkContentLength, parseJsonAnswer } from './http/body-reader.js';
 import { type Endpoint, resolveEndpoint } from './http/endpoint.js';
-import { readStreamedAnswer, type StreamReading } from './http/event-stream-reader.js';
+import { StreamedAnswer, type StreamReading } from './http/event-stream-reader.js';
 import { Exchange, type ExchangeLimits } from './http/exchange.js';
 import { httpError } from './http/http-error.js';
 import { LlmError } from './llm-error.js';
-import { chunksOf } from './wire/completion.js';
 import { requestBody, type SendReasoning } from './wire/request-body.js';
 
 /** Options of `createOpenAICompatibleProvider`. */
@@ -29,7 +28,11 @@ export interface OpenAICompatibleProviderOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The `fetch` to use (default: the global one). */
   readonly fetch?: typeof globalThis.fetch;
-  /** Gives up when the server sends no byte for this long, in ms (default 60 000; `Infinity`: never). */
+  /**
+   * Gives up when the server sends no byte for this long, in ms (default 60 000; `Infinity`:
+   * never): from the request on for streams, from the response headers on for non-streamed
+   * requests (their server sends nothing until the whole answer is ready).
+   */
   readonly idleTimeoutMs?: number;
   /** Gives up when a whole request takes longer, in ms (default: none for streams, 600 000 otherwise). */
   readonly timeoutMs?: number;
@@ -100,15 +103,18 @@ class OpenAICompatibleProvider implements ChatProvider {
         const source = new BodyReader(response.body as ReadableStream<Uint8Array>, reading);
         return parseJsonAnswer(await source.rest(), reading);
       }
-      let final: ChatResponse | undefined;
-      for await (const batch of readStreamedAnswer(
-        response.body as ReadableStream<Uint8Array>,
-        reading,
-      )) {
-        const last = batch[batch.length - 1];
-        if (last?.type === 'response') final = last.response;
+      // An SSE answer to a non-streamed request (proxies that always stream): assembled.
+      const answer = new StreamedAnswer(response.body as ReadableStream<Uint8Array>, reading);
+      try {
+        let final: ChatResponse | undefined;
+        for (let batch = await answer.next(); batch !== undefined; batch = await answer.next()) {
+          const last = batch[batch.length - 1];
+          if (last?.type === 'response') final = last.response;
+        }
+        return final as ChatResponse;
+      } finally {
+        answer.close();
       }
-      return final as ChatResponse;
     } catch (error) {
       throw this.#clean(error, exchange);
     } finally {
@@ -130,18 +136,19 @@ class OpenAICompatibleProvider implements ChatProvider {
     options: ChatCallOptions = {},
   ): AsyncGenerator<readonly ChatChunk[], void, undefined> {
     const exchange = this.#exchange(options, true);
+    let answer: StreamedAnswer | undefined;
     try {
       const response = await this.#post(request, true, exchange);
-      const reading = this.#reading(exchange, response);
-      if (reading.contentType.includes('json')) {
-        const source = new BodyReader(response.body as ReadableStream<Uint8Array>, reading);
-        yield chunksOf(parseJsonAnswer(await source.rest(), reading));
-        return;
-      }
-      yield* readStreamedAnswer(response.body as ReadableStream<Uint8Array>, reading);
+      answer = new StreamedAnswer(
+        response.body as ReadableStream<Uint8Array>,
+        this.#reading(exchange, response),
+      );
+      for (let batch = await answer.next(); batch !== undefined; batch = await answer.next())
+        yield batch;
     } catch (error) {
       throw this.#clean(error, exchange);
     } finally {
+      answer?.close();
       exchange.dispose();
     }
   }
@@ -154,7 +161,7 @@ class OpenAICompatibleProvider implements ChatProvider {
         this.#timeoutMs ??
         (stream ? Number.POSITIVE_INFINITY : defaultWholeTimeoutMs),
     };
-    return new Exchange(options.signal, limits, this.#endpoint.shown);
+    return new Exchange(options.signal, limits, this.#endpoint.shown, stream);
   }
 
   #reading(exchange: Exchange, response: Response): StreamReading {
@@ -184,12 +191,14 @@ class OpenAICompatibleProvider implements ChatProvider {
     });
     let response: Response;
     try {
-      response = await this.#fetch(this.#endpoint.url, {
-        method: 'POST',
-        headers: this.#endpoint.headers,
-        body,
-        signal: exchange.signal,
-      });
+      response = await exchange.guard(
+        this.#fetch(this.#endpoint.url, {
+          method: 'POST',
+          headers: this.#endpoint.headers,
+          body,
+          ...(exchange.signal === undefined ? {} : { signal: exchange.signal }),
+        }),
+      );
     } catch (error) {
       throw exchange.failure(error, 'sending the request');
     }
@@ -208,15 +217,17 @@ class OpenAICompatibleProvider implements ChatProvider {
    */
   #release(source: BodyReader): void {
     const pending = (async () => {
-      const read = source.reader.read();
-      const ended =
-        (await settleWithin(read, 50)) &&
-        (await read.then(
-          (result) => result.done,
-          () => false,
-        ));
-      if (ended) await nextTurn();
-      else source.cancel();
+      const turn = nextTurn();
+      const read = source.reader.read().then(
+        (result) => result.done,
+        () => false,
+      );
+      // Usually the end came with [DONE]: it is read before the next turn, which frees the socket.
+      const ended = await Promise.race([read, turn.then(() => undefined)]);
+      if (ended === true) await turn;
+      else if (ended === false || !((await settleWithin(read, 50)) && (await read)))
+        source.cancel();
+      else await nextTurn();
     })().finally(() => {
       if (this.#pendingRelease === pending) this.#pendingRelease = undefined;
     });

@@ -15,6 +15,8 @@ export interface Reading {
   readonly contentType: string;
 }
 
+type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+
 /** Decodes whole bodies; stateless when called without `stream`, so one serves every request. */
 const wholeDecoder = new TextDecoder();
 
@@ -32,6 +34,7 @@ export class BodyReader {
   constructor(body: ReadableStream<Uint8Array>, reading: Reading) {
     this.#reader = body.getReader();
     this.#reading = reading;
+    reading.exchange.whenExpired(() => this.cancel());
   }
 
   /**
@@ -39,17 +42,13 @@ export class BodyReader {
    * @throws {LlmError} `network`, `timeout`, `cancelled`, or `invalid_response` past the size limit
    */
   async nextBytes(): Promise<Uint8Array | undefined> {
-    let read: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+    let read: ReadResult;
     try {
       read = await this.#reader.read();
     } catch (error) {
       throw this.#reading.exchange.failure(error, 'reading the response');
     }
-    if (read.done) return undefined;
-    this.#reading.exchange.touch();
-    this.#bytes += read.value.byteLength;
-    if (this.#bytes > this.#reading.maxResponseBytes) throw tooLarge(this.#reading);
-    return read.value;
+    return this.#accept(read);
   }
 
   /**
@@ -58,9 +57,30 @@ export class BodyReader {
    * @throws {LlmError} as `nextBytes`
    */
   async next(): Promise<string | undefined> {
-    const bytes = await this.nextBytes();
+    let read: ReadResult;
+    try {
+      read = await this.#reader.read();
+    } catch (error) {
+      throw this.#reading.exchange.failure(error, 'reading the response');
+    }
+    const bytes = this.#accept(read);
+    if (bytes === undefined) return undefined;
     this.#decoder ??= new TextDecoder();
-    return bytes === undefined ? undefined : this.#decoder.decode(bytes, { stream: true });
+    return this.#decoder.decode(bytes, { stream: true });
+  }
+
+  /** The bytes of a read: counted, the idle clock moved; `undefined` at the end. */
+  #accept(read: ReadResult): Uint8Array | undefined {
+    if (read.done) {
+      // A body cancelled because a limit ran out ends early: that is the timeout, not the end.
+      if (this.#reading.exchange.expired)
+        throw this.#reading.exchange.failure(undefined, 'reading the response');
+      return undefined;
+    }
+    this.#reading.exchange.touch();
+    this.#bytes += read.value.byteLength;
+    if (this.#bytes > this.#reading.maxResponseBytes) throw tooLarge(this.#reading);
+    return read.value;
   }
 
   /** The rest of the body as text, decoded once. @throws {LlmError} as `nextBytes` */

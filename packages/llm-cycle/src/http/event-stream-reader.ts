@@ -20,86 +20,105 @@ const maxSliceChars = 64 * 1024;
 const startChars = 200;
 
 /**
- * The chunks of a streamed answer, in batches (those of one network read; a large read is
- * parsed in slices growing from 1 KiB so the first chunks are not held back), the last batch
- * ending with the `response` chunk. The stream ends at `data: [DONE]`, or with the body after a
+ * A streamed answer read batch by batch: the chunks of one network read (a large read is parsed
+ * in slices growing from 1 KiB, so the first chunks are not held back), the last batch holding
+ * the `response` chunk. The stream ends at `data: [DONE]`, or with the body after a
  * `finish_reason`. A body whose content type does not say what it is is recognised by its first
- * bytes: SSE is streamed, JSON is read whole, anything else is refused.
- * @throws {LlmError} `invalid_response`, `stream_error`, `network`, `timeout`, `cancelled`
+ * bytes: SSE is streamed, JSON is read whole, anything else is refused. `next()` is a plain
+ * method, not an async generator, so the provider's generator is the only layer per batch.
  */
-export async function* readStreamedAnswer(
-  body: ReadableStream<Uint8Array>,
-  reading: StreamReading,
-): AsyncGenerator<readonly ChatChunk[], void, undefined> {
-  const source = new BodyReader(body, reading);
-  const state = new StreamState(reading);
-  let handedOver = false;
-  try {
-    let shape: 'sse' | 'json' | 'other' | undefined = shapeOf(reading.contentType);
-    let sniffed = '';
-    for (let text = await source.next(); text !== undefined; text = await source.next()) {
-      if (shape === undefined) {
-        sniffed += text;
-        if (sniffed.trim() === '') continue;
-        shape = bodyShape(sniffed);
-        text = sniffed;
-      }
-      if (shape === 'other') throw state.notChatCompletions(text);
-      if (shape === 'json') {
-        yield chunksOf(parseJsonAnswer(text + (await source.rest()), reading));
-        return;
-      }
-      for (let start = 0; start < text.length && !state.finished; ) {
-        start = state.feed(text, start);
-        const batch = state.take();
-        if (batch !== undefined) yield batch;
-      }
-      if (state.finished) break;
-    }
-    if (shape === undefined) throw state.notChatCompletions(sniffed);
-    if (state.finished) {
-      reading.afterDone(source);
-      handedOver = true;
-    } else state.checkComplete();
-    yield [{ type: 'response', response: state.assembler.finish(reading.endpoint.redact) }];
-  } finally {
-    if (!handedOver) source.cancel();
-  }
-}
-
-function shapeOf(contentType: string): 'sse' | 'json' | undefined {
-  if (contentType.includes('event-stream')) return 'sse';
-  return contentType.includes('json') ? 'json' : undefined;
-}
-
-/** The parser, the assembler and the batch being filled, for one streamed answer. */
-class StreamState {
-  readonly assembler = new ResponseAssembler();
-  finished = false;
+export class StreamedAnswer {
+  readonly #source: BodyReader;
   readonly #reading: StreamReading;
+  readonly #assembler = new ResponseAssembler();
   readonly #parser: EventSourceParser;
+  #shape: 'sse' | 'json' | 'other' | undefined;
   #batch: ChatChunk[] = [];
-  #events = 0;
+  #text = '';
+  #offset = 0;
+  #sniffed = '';
   #start = '';
+  #events = 0;
   #sliceChars = 1024;
+  #finished = false;
+  #ended = false;
+  #over = false;
+  #handedOver = false;
 
-  constructor(reading: StreamReading) {
+  /** Reads `body`; nothing is read before the first `next()`. */
+  constructor(body: ReadableStream<Uint8Array>, reading: StreamReading) {
+    this.#source = new BodyReader(body, reading);
     this.#reading = reading;
+    const contentType = reading.contentType;
+    this.#shape = contentType.includes('event-stream')
+      ? 'sse'
+      : contentType.includes('json')
+        ? 'json'
+        : undefined;
     const scrub = reading.endpoint.redact;
     // Each event is applied as the parser finds it; `[DONE]` ends the stream, whatever follows.
     this.#parser = createParser({
       onEvent: (event) => {
-        if (this.finished) return;
+        if (this.#finished) return;
         this.#events++;
-        if (event.data === '[DONE]') this.finished = true;
-        else applyStreamData(event.data, this.assembler, this.#batch, scrub);
+        if (event.data === '[DONE]') this.#finished = true;
+        else applyStreamData(event.data, this.#assembler, this.#batch, scrub);
       },
     });
   }
 
+  /**
+   * The next batch of chunks (never empty), or `undefined` after the batch with the response.
+   * @throws {LlmError} `invalid_response`, `stream_error`, `network`, `timeout`, `cancelled`
+   */
+  async next(): Promise<readonly ChatChunk[] | undefined> {
+    for (;;) {
+      if (this.#over) return undefined;
+      while (this.#offset < this.#text.length && !this.#finished) {
+        this.#offset = this.#feed(this.#text, this.#offset);
+        if (this.#batch.length > 0) {
+          const batch = this.#batch;
+          this.#batch = [];
+          return batch;
+        }
+      }
+      if (this.#finished || this.#ended) return this.#finish();
+      const text = await this.#source.next();
+      if (text === undefined) this.#ended = true;
+      else {
+        const whole = await this.#accept(text);
+        if (whole !== undefined) return whole;
+      }
+    }
+  }
+
+  /** Stops reading (unless the body was handed over after `[DONE]`). Never throws. */
+  close(): void {
+    this.#over = true;
+    if (!this.#handedOver) this.#source.cancel();
+  }
+
+  /** Takes a read's text: recognises the body's shape on its first bytes, reads JSON whole. */
+  async #accept(text: string): Promise<readonly ChatChunk[] | undefined> {
+    if (this.#shape === undefined) {
+      this.#sniffed += text;
+      if (this.#sniffed.trim() === '') return undefined;
+      this.#shape = bodyShape(this.#sniffed);
+      text = this.#sniffed;
+    }
+    if (this.#shape === 'other') throw this.#notChatCompletions(text);
+    if (this.#shape === 'json') {
+      this.#over = true;
+      return chunksOf(parseJsonAnswer(text + (await this.#source.rest()), this.#reading));
+    }
+    if (this.#start.length < startChars) this.#start += text.slice(0, startChars);
+    this.#text = text;
+    this.#offset = 0;
+    return undefined;
+  }
+
   /** Parses the next slice of `text` from `start` and returns where the next one starts. */
-  feed(text: string, start: number): number {
-    if (start === 0 && this.#start.length < startChars) this.#start += text.slice(0, startChars);
+  #feed(text: string, start: number): number {
     let end = text.length;
     if (end - start > this.#sliceChars) {
       const newline = text.indexOf('\n', start + this.#sliceChars);
@@ -110,28 +129,25 @@ class StreamState {
     return end;
   }
 
-  /** The chunks parsed since the last call, or `undefined` when there are none. */
-  take(): ChatChunk[] | undefined {
-    if (this.#batch.length === 0) return undefined;
-    const full = this.#batch;
-    this.#batch = [];
-    return full;
+  /** The last batch: the assembled response (after checking the stream was complete). */
+  #finish(): readonly ChatChunk[] {
+    this.#over = true;
+    if (this.#shape === undefined) throw this.#notChatCompletions(this.#sniffed);
+    if (this.#finished) {
+      this.#handedOver = true;
+      this.#reading.afterDone(this.#source);
+    } else if (this.#assembler.finishReason === undefined) {
+      // Ended without [DONE]: fine after a finish_reason (some servers end so), else not.
+      if (this.#events === 0) throw this.#notChatCompletions(this.#start);
+      throw new LlmError(
+        'invalid_response',
+        `The stream from ${this.#reading.endpoint.shown} ended before the model finished (no finish_reason and no [DONE]); the answer is incomplete.`,
+      );
+    }
+    return [{ type: 'response', response: this.#assembler.finish(this.#reading.endpoint.redact) }];
   }
 
-  /**
-   * At the end of a body without `[DONE]`: fine after a `finish_reason` (some servers end so).
-   * @throws {LlmError} `invalid_response` when the model had not finished
-   */
-  checkComplete(): void {
-    if (this.assembler.finishReason !== undefined) return;
-    if (this.#events === 0) throw this.notChatCompletions(this.#start);
-    throw new LlmError(
-      'invalid_response',
-      `The stream from ${this.#reading.endpoint.shown} ended before the model finished (no finish_reason and no [DONE]); the answer is incomplete.`,
-    );
-  }
-
-  notChatCompletions(start: string): LlmError {
+  #notChatCompletions(start: string): LlmError {
     const { endpoint, contentType } = this.#reading;
     return notChatCompletions(endpoint.shown, contentType, start, endpoint.redact);
   }

@@ -52,48 +52,94 @@ class ExchangeClock {
 const clock = new ExchangeClock();
 
 /**
- * One request from `fetch` to the end of its body: the signal fetch gets (the caller's, and the
- * two time limits), its deadlines on the shared clock, and what a failure along the way means.
- * A read only notes the time (`touch`), so a fast stream costs no timer work per read.
+ * One request from `fetch` to the end of its body: its deadlines on the shared clock, what
+ * stops it when a limit runs out, and what a failure along the way means.
+ *
+ * `fetch` gets the caller's signal only: undici's bookkeeping for a signal (listeners, a
+ * finalization registry) costs several percent of a fast tool loop, so the limits do without
+ * one. Before the headers, `guard` gives up on the request when a limit runs out (undici frees
+ * the socket when the server answers, or at its own headers timeout of 300 s); a body being read
+ * is cancelled (`whenExpired`), which closes the connection at once. A streamed request's idle
+ * limit runs from the start (a streaming server answers at once); a non-streamed one's starts
+ * with the headers (such a server sends nothing until the whole answer is ready), the total
+ * limit covering the wait before them. A read only notes the time (`touch`): a fast stream costs
+ * no timer work per read.
  */
 export class Exchange {
-  /** The signal to give `fetch`: aborts on the caller's signal or when a time limit runs out. */
-  readonly signal: AbortSignal;
-  readonly #controller = new AbortController();
-  readonly #callerSignal: AbortSignal | undefined;
+  /** The signal to give `fetch`: the caller's, if any. */
+  readonly signal: AbortSignal | undefined;
   readonly #limits: ExchangeLimits;
   readonly #where: string;
   readonly #started = performance.now();
   #lastActivity = this.#started;
+  /** Whether the idle limit runs yet (from the start when streaming, else from the headers). */
+  #idle: boolean;
   #fired: 'idle' | 'total' | undefined;
+  #onExpire: (() => void) | undefined;
 
   /** Starts the clocks of a request to `where` (the URL as messages show it). */
-  constructor(callerSignal: AbortSignal | undefined, limits: ExchangeLimits, where: string) {
-    this.#callerSignal = callerSignal;
+  constructor(
+    callerSignal: AbortSignal | undefined,
+    limits: ExchangeLimits,
+    where: string,
+    streaming: boolean,
+  ) {
+    this.signal = callerSignal;
     this.#limits = limits;
     this.#where = where;
-    this.signal =
-      callerSignal === undefined
-        ? this.#controller.signal
-        : AbortSignal.any([callerSignal, this.#controller.signal]);
-    const first = Math.min(limits.idleTimeoutMs, limits.timeoutMs);
+    this.#idle = streaming;
+    const first = streaming ? Math.min(limits.idleTimeoutMs, limits.timeoutMs) : limits.timeoutMs;
     if (first !== Number.POSITIVE_INFINITY) clock.add(this, this.#started + first);
   }
 
-  /** Notes that bytes arrived (moves the idle deadline). */
+  /** Notes that bytes (or the headers) arrived: moves the idle deadline, and starts it. */
   touch(): void {
     this.#lastActivity = performance.now();
+    if (this.#idle || this.#fired !== undefined) return;
+    this.#idle = true;
+    if (this.#limits.idleTimeoutMs !== Number.POSITIVE_INFINITY)
+      clock.add(this, this.#lastActivity + this.#limits.idleTimeoutMs);
   }
 
   /** Stops the clocks; the request is over. */
   dispose(): void {
+    this.#onExpire = undefined;
     clock.delete(this);
+  }
+
+  /**
+   * `response`, or the timeout when a limit runs out first; the abandoned response's body is
+   * then cancelled when it comes.
+   */
+  guard(response: Promise<Response>): Promise<Response> {
+    return new Promise((resolve, reject) => {
+      this.#onExpire = () => {
+        reject(this.failure(undefined, 'waiting for the answer'));
+        response.then(
+          (late) => late.body?.cancel().catch(() => undefined),
+          () => undefined,
+        );
+      };
+      response.then(resolve, reject);
+    });
+  }
+
+  /** Calls `cancel` when a limit runs out (the body being read). */
+  whenExpired(cancel: () => void): void {
+    this.#onExpire = cancel;
+  }
+
+  /** Whether a limit ran out. */
+  get expired(): boolean {
+    return this.#fired !== undefined;
   }
 
   /** Fires the limit that ran out by `now`, or returns the next deadline. */
   check(now: number): number {
     const total = this.#started + this.#limits.timeoutMs;
-    const idle = this.#lastActivity + this.#limits.idleTimeoutMs;
+    const idle = this.#idle
+      ? this.#lastActivity + this.#limits.idleTimeoutMs
+      : Number.POSITIVE_INFINITY;
     if (total - now <= 0.5) this.#fire('total');
     else if (idle - now <= 0.5) this.#fire('idle');
     else return Math.min(total, idle);
@@ -105,11 +151,11 @@ export class Exchange {
    * `timeout` (naming the limit) when a clock ran out, an `LlmError` as it is, else `network`.
    */
   failure(error: unknown, doing: string): LlmError {
-    if (this.#callerSignal?.aborted) {
+    if (this.signal?.aborted) {
       return new LlmError(
         'cancelled',
         `The request to ${this.#where} was cancelled while ${doing}.`,
-        { cause: this.#callerSignal.reason ?? error },
+        { cause: this.signal.reason ?? error },
       );
     }
     if (this.#fired !== undefined) return this.#timeoutError(doing, error);
@@ -124,8 +170,9 @@ export class Exchange {
   #fire(kind: 'idle' | 'total'): void {
     if (this.#fired !== undefined) return;
     this.#fired = kind;
+    const onExpire = this.#onExpire;
     this.dispose();
-    this.#controller.abort(this.#timeoutError('waiting for the server', undefined));
+    onExpire?.();
   }
 
   #timeoutError(doing: string, cause: unknown): LlmError {

@@ -25,10 +25,12 @@ export type ReplyHeaders = Readonly<Record<string, string>>;
  * - `json`: `body` serialized, `content-type: application/json` (status 200 unless given).
  * - `text`: `body` as is (a string or bytes) with the given status; `content-type: text/plain`
  *   unless the headers say otherwise (an HTML page, a JSON body you serialized yourself).
+ *   Both wait `delayMs` before answering at all, as a server computing a whole answer does.
  * - `sse`: `text/event-stream`; each of `writes` is written separately, with `pause` between
  *   writes (milliseconds, or `'next-turn'`: one turn of the event loop; default none). Then
- *   `finish`: `end` (default) ends the response, `cut` destroys the socket, `hold` leaves it open
- *   until the client goes away.
+ *   `finish`: `end` (default) ends the response after the last write, `end-with-last` ends it
+ *   with the last write (one packet), `cut` destroys the socket, `hold` leaves it open until
+ *   the client goes away.
  * - `hang`: accepts the request and never answers, not even headers.
  * - a function: called with the request, returns the reply to send.
  */
@@ -38,12 +40,14 @@ export type ServerReply =
       readonly status?: number;
       readonly headers?: ReplyHeaders;
       readonly body: unknown;
+      readonly delayMs?: number;
     }
   | {
       readonly kind: 'text';
       readonly status: number;
       readonly headers?: ReplyHeaders;
       readonly body: string | Uint8Array;
+      readonly delayMs?: number;
     }
   | {
       readonly kind: 'sse';
@@ -51,7 +55,7 @@ export type ServerReply =
       readonly status?: number;
       readonly headers?: ReplyHeaders;
       readonly pause?: number | 'next-turn';
-      readonly finish?: 'end' | 'cut' | 'hold';
+      readonly finish?: 'end' | 'end-with-last' | 'cut' | 'hold';
     }
   | { readonly kind: 'hang' }
   | ((request: ReceivedRequest) => ServerReply);
@@ -180,6 +184,10 @@ async function send(response: ServerResponse, reply: PlainReply | undefined): Pr
     whole(response, 500, { 'content-type': 'application/json' }, noReplyBody);
     return;
   }
+  if ((reply.kind === 'json' || reply.kind === 'text') && reply.delayMs !== undefined) {
+    await pause(reply.delayMs);
+    if (response.destroyed) return;
+  }
   switch (reply.kind) {
     case 'json':
       whole(
@@ -231,7 +239,7 @@ async function stream(
     const waiting = index > 0 ? pause(reply.pause) : undefined;
     if (waiting !== undefined) await waiting;
     if (response.destroyed) return;
-    if (finish === 'end' && index === reply.writes.length - 1) {
+    if (finish === 'end-with-last' && index === reply.writes.length - 1) {
       response.end(write);
       return;
     }
