@@ -150,7 +150,8 @@ export class LlmCycle {
     const submission = this.#begin(added, registry, emit, options);
     try {
       for (let turn = 1; ; turn++) {
-        const call = await this.#modelCall(submission);
+        if (this.#options.compaction !== undefined) await this.#compact(submission);
+        const call = this.#modelCall(submission);
         const response = emit ? yield* requestStreamed(call) : await requestWhole(call);
         this.#addUsage(response.usage);
         const calls = response.message.tool_calls;
@@ -198,20 +199,23 @@ export class LlmCycle {
     return submission;
   }
 
-  /** The next model request: the history compacted if needed, the tools, the parameters. */
-  async #modelCall(submission: Submission): Promise<ModelCall> {
+  /** Compacts the history when it is over the budget (see `compactHistory`). */
+  async #compact(submission: Submission): Promise<void> {
     const options = this.#options;
-    const signal = submission.controller.signal;
-    if (options.compaction !== undefined) {
-      const compacted = await compactHistory(
-        this.#history,
-        options.system,
-        submission.definitionTokens,
-        options.compaction,
-        signal,
-      );
-      if (compacted !== undefined) this.#history = compacted;
-    }
+    if (options.compaction === undefined) return;
+    const compacted = await compactHistory(
+      this.#history,
+      options.system,
+      submission.definitionTokens,
+      options.compaction,
+      submission.controller.signal,
+    );
+    if (compacted !== undefined) this.#history = compacted;
+  }
+
+  /** The next model request: the history, the tools, the parameters. */
+  #modelCall(submission: Submission): ModelCall {
+    const options = this.#options;
     const request: ChatRequest = {
       model: options.model,
       messages: this.messages(),
@@ -223,7 +227,7 @@ export class LlmCycle {
       request,
       options: submission.providerOptions,
       retry: options.retry,
-      signal,
+      signal: submission.controller.signal,
     };
   }
 

@@ -291,12 +291,23 @@ export function prepareCall(call: ToolCall): PreparedCall {
 
 function completedEvent(call: ToolCall, result: CallResult): ToolExecutionCompletedEvent {
   const { output, durationMs } = result.invocation;
-  const base = {
-    type: 'tool_execution_completed',
-    toolName: call.function.name,
-    callId: call.id,
-    durationMs,
-    truncated: result.truncated,
-  } as const;
-  return output.ok ? { ...base, output: output.value } : { ...base, error: output.error };
+  const { truncated } = result;
+  const toolName = call.function.name;
+  return output.ok
+    ? {
+        type: 'tool_execution_completed',
+        toolName,
+        callId: call.id,
+        output: output.value,
+        durationMs,
+        truncated,
+      }
+    : {
+        type: 'tool_execution_completed',
+        toolName,
+        callId: call.id,
+        error: output.error,
+        durationMs,
+        truncated,
+      };
 }
