@@ -9,7 +9,7 @@ import type { ChatResponse } from './chat-provider.js';
 import { LlmCycle } from './llm-cycle.js';
 import type { AssistantMessage } from './messages.js';
 import type { StreamEvent } from './stream-events.js';
-import { conversation, corpus, corpusRegistry } from './test-support/corpus.js';
+import { conversation, corpus, corpusRegistry } from './test-support/corpus/index.js';
 import { type Cassette, type ReplayReads, replayCassette } from './testing/index.js';
 
 function load(name: string): Cassette {

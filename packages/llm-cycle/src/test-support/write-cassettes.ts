@@ -9,7 +9,7 @@ import { LlmCycle } from '../llm-cycle.js';
 import { createOpenAICompatibleProvider } from '../openai-compatible-provider.js';
 import { recordCassette, startChatCompletionsServer } from '../testing/index.js';
 import { isDeepSeekHost } from '../wire/dialects.js';
-import { conversation, corpus, corpusRegistry } from './corpus.js';
+import { conversation, corpus, corpusRegistry } from './corpus/index.js';
 
 const directory = new URL('../../cassettes/', import.meta.url);
 mkdirSync(directory, { recursive: true });
