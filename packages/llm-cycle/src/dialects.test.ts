@@ -445,6 +445,27 @@ describe('answers that are not Chat Completions', () => {
     expect(error.message).toContain('<!DOCTYPE html>');
   });
 
+  it('a redirect is refused with invalid_response saying where to point baseURL, both paths', async () => {
+    for (const status of [301, 307, 308]) {
+      const reply = {
+        kind: 'text' as const,
+        status,
+        headers: { location: 'https://elsewhere.invalid/v1/chat/completions' },
+        body: '',
+      };
+      server.reply(reply);
+      const whole = await failure(provider.chat(request));
+      server.reply(reply);
+      const streamed = await failure(collect(provider.chatStream(request)));
+      for (const error of [whole, streamed]) {
+        expect(error.code).toBe('invalid_response');
+        expect(error.isRetryable).toBe(false);
+        expect(error.message).toContain('answered with a redirect');
+        expect(error.message).toContain('Set baseURL');
+      }
+    }
+  });
+
   it('an SSE answer to a non-streaming request is assembled (proxies that always stream)', async () => {
     server.reply({
       kind: 'sse',

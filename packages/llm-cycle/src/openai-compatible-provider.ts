@@ -10,7 +10,7 @@ import { BodyReader, checkContentLength, parseJsonAnswer } from './http/body-rea
 import { type Endpoint, resolveEndpoint } from './http/endpoint.js';
 import { StreamedAnswer, type StreamReading } from './http/event-stream-reader.js';
 import { Exchange, type ExchangeLimits } from './http/exchange.js';
-import { httpError } from './http/http-error.js';
+import { httpError, isRedirect, redirected } from './http/http-error.js';
 import { LlmError } from './llm-error.js';
 import { requestBody, type SendReasoning } from './wire/request-body.js';
 
@@ -196,10 +196,14 @@ class OpenAICompatibleProvider implements ChatProvider {
           method: 'POST',
           headers: this.#endpoint.headers,
           body,
+          // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
+          // request body per request: redirects are refused with a clear error instead.
+          redirect: 'error',
           ...(exchange.signal === undefined ? {} : { signal: exchange.signal }),
         }),
       );
     } catch (error) {
+      if (isRedirect(error)) throw redirected(this.#endpoint.shown);
       throw exchange.failure(error, 'sending the request');
     }
     exchange.touch();

@@ -101,3 +101,20 @@ export function readRetryAfter(headers: Headers): number | undefined {
   const date = Date.parse(retryAfter);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
+
+/** Whether a fetch failure is a redirect refused by `redirect: 'error'` (undici's wording). */
+export function isRedirect(error: unknown): boolean {
+  return (
+    error instanceof TypeError &&
+    error.cause instanceof Error &&
+    error.cause.message === 'unexpected redirect'
+  );
+}
+
+/** The `invalid_response` for an answer that is a redirect (3xx). */
+export function redirected(where: string): LlmError {
+  return new LlmError(
+    'invalid_response',
+    `${where} answered with a redirect, which is not followed (a redirected POST may turn into a GET). Set baseURL to the address it redirects to (\`curl -i\` shows the Location header).`,
+  );
+}

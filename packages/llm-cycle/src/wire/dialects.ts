@@ -73,12 +73,11 @@ function thinkingText(thinking: unknown): string {
  *   usage inside the choice).
  */
 export function usageOf(chunk: Record<string, unknown>, choice: unknown): Usage | undefined {
+  const usage = chunk.usage;
+  if (usage !== undefined && usage !== null) return readUsage(usage);
   const groq = chunk.x_groq;
-  return (
-    readUsage(chunk.usage) ??
-    (isRecord(groq) ? readUsage(groq.usage) : undefined) ??
-    (isRecord(choice) ? readUsage(choice.usage) : undefined)
-  );
+  if (groq !== undefined) return isRecord(groq) ? readUsage(groq.usage) : undefined;
+  return isRecord(choice) && choice.usage !== undefined ? readUsage(choice.usage) : undefined;
 }
 
 /** Reads a wire usage object; missing counts are 0, a missing total is their sum. */
