@@ -85,6 +85,7 @@ export class StreamedAnswer {
       if (this.#finished || this.#ended) return this.#finish();
       const text = await this.#source.next();
       if (text === undefined) this.#ended = true;
+      else if (this.#shape === 'sse') this.#take(text);
       else {
         const whole = await this.#accept(text);
         if (whole !== undefined) return whole;
@@ -111,10 +112,15 @@ export class StreamedAnswer {
       this.#over = true;
       return chunksOf(parseJsonAnswer(text + (await this.#source.rest()), this.#reading));
     }
+    this.#take(text);
+    return undefined;
+  }
+
+  /** Takes the text of a read to parse, slice by slice. */
+  #take(text: string): void {
     if (this.#start.length < startChars) this.#start += text.slice(0, startChars);
     this.#text = text;
     this.#offset = 0;
-    return undefined;
   }
 
   /** Parses the next slice of `text` from `start` and returns where the next one starts. */
