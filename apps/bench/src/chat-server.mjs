@@ -2,8 +2,10 @@
 // format of the OpenAI API: a JSON `chat.completion`, or SSE `chat.completion.chunk` events
 // with tool-call deltas by index, a usage chunk when `stream_options.include_usage` is set, and
 // `data: [DONE]`. It checks each request (tools sent, tool results present with the right ids)
-// so that a framework that skips work gets a 400 instead of a flattering figure.
-import { createServer } from 'node:http';
+// so that a framework that skips work gets a 400 instead of a flattering figure. The HTTP side
+// is the one test server of @agcore/llm-cycle/testing; it runs in the bench's main process
+// (main.mjs), every client in a worker process of its own.
+import { startChatCompletionsServer } from '@agcore/llm-cycle/testing';
 import {
   answerDeltas,
   LONG_DELTAS,
@@ -187,15 +189,12 @@ function checkRequest(model, body, assistantTurns, toolMessages) {
   return undefined;
 }
 
-function sendError(response, status, message) {
-  const body = JSON.stringify({
-    error: { message, type: 'invalid_request_error', param: null, code: null },
-  });
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-  });
-  response.end(body);
+function errorReply(status, message) {
+  return {
+    kind: 'json',
+    status,
+    body: { error: { message, type: 'invalid_request_error', param: null, code: null } },
+  };
 }
 
 /**
@@ -206,87 +205,58 @@ function sendError(response, status, message) {
 export async function startChatServer(options = {}) {
   const stats = { requests: 0, errors: 0, lastError: undefined };
   const cache = new Map();
-  const server = createServer((request, response) => {
-    const chunks = [];
-    request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => {
-      stats.requests++;
-      if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
-        stats.errors++;
-        stats.lastError = `unexpected ${request.method} ${request.url}`;
-        sendError(response, 404, stats.lastError);
-        return;
-      }
-      let body;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        stats.errors++;
-        stats.lastError = 'request body is not JSON';
-        sendError(response, 400, stats.lastError);
-        return;
-      }
-      const model = String(body.model);
-      const messages = Array.isArray(body.messages) ? body.messages : [];
-      let assistantTurns = 0;
-      const toolMessages = [];
-      for (const message of messages) {
-        if (message.role === 'assistant') assistantTurns++;
-        else if (message.role === 'tool') toolMessages.push(message);
-      }
-      const step = scriptStep(model, assistantTurns);
-      const problem =
-        step === undefined
-          ? `no scripted answer for model '${model}' at turn ${assistantTurns}`
-          : checkRequest(model, body, assistantTurns, toolMessages);
-      if (problem !== undefined) {
-        stats.errors++;
-        stats.lastError = problem;
-        sendError(response, 400, problem);
-        return;
-      }
-      const stream = body.stream === true;
-      const includeUsage = stream && body.stream_options?.include_usage === true;
-      const key = `${model}:${assistantTurns}:${stream}:${includeUsage}:${messages.length}`;
-      let answer = cache.get(key);
-      if (answer === undefined) {
-        answer = stream
-          ? streamBody(model, assistantTurns, step, messages.length, includeUsage)
-          : Buffer.from(completionBody(model, assistantTurns, step, messages.length));
-        if (model !== 'scale') cache.set(key, answer);
-      }
-      if (stream) {
-        response.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          'x-request-id': `req_${stats.requests}`,
-        });
-        response.write(answer[0]);
-        setImmediate(() => response.end(answer[1]));
-      } else {
-        response.writeHead(200, {
-          'content-type': 'application/json',
-          'content-length': answer.length,
-          'x-request-id': `req_${stats.requests}`,
-        });
-        response.end(answer);
-      }
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    stats,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  const refuse = (status, problem) => {
+    stats.errors++;
+    stats.lastError = problem;
+    return errorReply(status, problem);
   };
+  const answer = (request) => {
+    stats.requests++;
+    if (request.method !== 'POST' || !request.url.endsWith('/chat/completions')) {
+      return refuse(404, `unexpected ${request.method} ${request.url}`);
+    }
+    const body = request.body;
+    if (typeof body !== 'object' || body === null) return refuse(400, 'request body is not JSON');
+    const model = String(body.model);
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    let assistantTurns = 0;
+    const toolMessages = [];
+    for (const message of messages) {
+      if (message.role === 'assistant') assistantTurns++;
+      else if (message.role === 'tool') toolMessages.push(message);
+    }
+    const step = scriptStep(model, assistantTurns);
+    const problem =
+      step === undefined
+        ? `no scripted answer for model '${model}' at turn ${assistantTurns}`
+        : checkRequest(model, body, assistantTurns, toolMessages);
+    if (problem !== undefined) return refuse(400, problem);
+    const stream = body.stream === true;
+    const includeUsage = stream && body.stream_options?.include_usage === true;
+    const key = `${model}:${assistantTurns}:${stream}:${includeUsage}:${messages.length}`;
+    let prepared = cache.get(key);
+    if (prepared === undefined) {
+      prepared = stream
+        ? streamBody(model, assistantTurns, step, messages.length, includeUsage)
+        : Buffer.from(completionBody(model, assistantTurns, step, messages.length));
+      if (model !== 'scale') cache.set(key, prepared);
+    }
+    const headers = { 'x-request-id': `req_${stats.requests}` };
+    // Streams: the first event with the headers, the rest on the next turn of the event loop.
+    return stream
+      ? { kind: 'sse', headers, writes: prepared, pause: 'next-turn', finish: 'end-with-last' }
+      : {
+          kind: 'text',
+          status: 200,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: prepared,
+        };
+  };
+  const server = await startChatCompletionsServer({
+    ...(options.port === undefined ? {} : { port: options.port }),
+    keepAliveTimeoutMs: 60_000,
+    recordRequests: false,
+  });
+  server.fallback(answer);
+  return { baseURL: server.baseURL, stats, close: () => server.close() };
 }

@@ -17,6 +17,7 @@ interface CommonOptions {
   readonly baseUrl?: string;
   readonly apiKey?: string;
   readonly model?: string;
+  readonly idleTimeout?: string;
   readonly scripted?: boolean;
   readonly mcpConfig?: string;
   readonly allow?: string[];
@@ -43,6 +44,12 @@ function withModelOptions(command: Command): Command {
       )
       .addOption(new Option('--api-key <key>', 'API key for --base-url').env('OPENAI_API_KEY'))
       .addOption(new Option('--model <name>', 'model name at --base-url').env('AGCORE_MODEL'))
+      .addOption(
+        new Option(
+          '--idle-timeout <ms>',
+          'give up when --base-url sends nothing for this long (default 60000)',
+        ).env('AGCORE_IDLE_TIMEOUT_MS'),
+      )
       .option('--scripted', 'use the scripted model even when the environment names a real one'),
   );
 }
@@ -75,6 +82,7 @@ function common(options: CommonOptions): {
       ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
       ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
       ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.idleTimeout === undefined ? {} : { idleTimeout: options.idleTimeout }),
       ...(options.scripted === undefined ? {} : { scripted: options.scripted }),
     },
     {},

@@ -46,5 +46,8 @@ function explainLlmError(error: LlmError, model: ModelSettings | undefined): str
   if (error.code === 'network') {
     return `Cannot reach ${where}: ${error.message}. Is the server running, and is --base-url right?`;
   }
+  if (error.code === 'timeout' && error.message.includes('idleTimeoutMs')) {
+    return `${error.message} In the playground, raise it with --idle-timeout MS (or AGCORE_IDLE_TIMEOUT_MS).`;
+  }
   return `${error.code}: ${error.message}`;
 }

@@ -11,6 +11,8 @@ export type ModelSettings =
       readonly model: string;
       /** The API key, when one is needed (never printed). */
       readonly apiKey?: string;
+      /** Give up when the endpoint sends nothing for this long (the provider's default when absent). */
+      readonly idleTimeoutMs?: number;
     };
 
 /** The model options of the command line. */
@@ -18,6 +20,8 @@ export interface ModelOptions {
   readonly baseUrl?: string;
   readonly apiKey?: string;
   readonly model?: string;
+  /** `--idle-timeout`: milliseconds, as typed. */
+  readonly idleTimeout?: string;
   /** `--scripted`: use the scripted model even when the environment names a real one. */
   readonly scripted?: boolean;
 }
@@ -69,11 +73,18 @@ export function resolveModelSettings(
     throw new PlaygroundError(`The base URL '${root}' must start with http:// or https://.`);
   }
   const apiKey = options.apiKey ?? nonEmpty(env.OPENAI_API_KEY);
+  const idleTimeoutMs = options.idleTimeout === undefined ? undefined : Number(options.idleTimeout);
+  if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) {
+    throw new PlaygroundError(
+      `--idle-timeout ${options.idleTimeout}: give a positive number of milliseconds.`,
+    );
+  }
   return {
     kind: 'remote',
     baseURL: root.replace(/\/+$/, ''),
     model,
     ...(apiKey === undefined ? {} : { apiKey }),
+    ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
   };
 }
 

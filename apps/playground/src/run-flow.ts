@@ -55,6 +55,7 @@ export function createProvider(
     provider: createOpenAICompatibleProvider({
       baseURL: settings.baseURL,
       ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+      ...(settings.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: settings.idleTimeoutMs }),
     }),
   };
 }

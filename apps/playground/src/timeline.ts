@@ -76,7 +76,8 @@ export class PrettyTimeline implements Timeline {
   readonly #resultWidth: number;
   #turn = 0;
   #turnOpen = false;
-  #inText = false;
+  /** What the current line streams: the assistant's text, its reasoning, or nothing. */
+  #inText: 'text' | 'reasoning' | undefined;
   readonly #pending = new Map<string, string>();
   readonly #lastPlainProgress = new Map<string, number>();
 
@@ -96,11 +97,22 @@ export class PrettyTimeline implements Timeline {
     switch (event.type) {
       case 'assistant_text_delta': {
         this.#openTurn();
-        if (!this.#inText) {
+        if (this.#inText !== 'text') {
+          this.#endText();
           this.#write(`${c.bold(c.magenta('assistant'))} ${c.dim('›')} `);
-          this.#inText = true;
+          this.#inText = 'text';
         }
         this.#write(event.text);
+        return;
+      }
+      case 'assistant_reasoning_delta': {
+        this.#openTurn();
+        if (this.#inText !== 'reasoning') {
+          this.#endText();
+          this.#write(`${c.dim('thinking ›')} `);
+          this.#inText = 'reasoning';
+        }
+        this.#write(c.dim(event.text));
         return;
       }
       case 'tool_call_delta':
@@ -200,8 +212,8 @@ export class PrettyTimeline implements Timeline {
   }
 
   #endText(): void {
-    if (!this.#inText) return;
-    this.#inText = false;
+    if (this.#inText === undefined) return;
+    this.#inText = undefined;
     this.#terminal.out.write('\n');
   }
 }

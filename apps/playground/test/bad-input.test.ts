@@ -221,6 +221,7 @@ describe('a real OpenAI-compatible endpoint (a local server speaking the wire fo
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`model: ${knownModel} at ${server.baseURL}`);
     expect(result.stdout).not.toContain('ScriptedProvider');
+    expect(result.stdout).toContain('thinking › The user wants the weather.');
     expect(result.stdout).toMatch(/→ get_weather \{"city":"Beijing"\} call_real_1/);
     expect(result.stdout).toMatch(/✓ get_weather \d+ ms \{"city":"Beijing","temperature":22/);
     expect(result.stdout).toContain('assistant › The tool says: {"city":"Beijing"');
@@ -312,6 +313,43 @@ describe('a real OpenAI-compatible endpoint (a local server speaking the wire fo
     // Nothing happened, so no empty history and no table of zeros around the message.
     expect(result.stdout).not.toContain('history');
     expect(result.stdout).not.toContain('summary');
+  });
+
+  it('an endpoint that accepts the connection and never answers: the idle limit ends the run, exit 1', async () => {
+    // Every attempt (the first and its 3 retries) hangs.
+    server.hang(4);
+    const result = await runCli([
+      '--flow',
+      'weather',
+      '--base-url',
+      server.baseURL,
+      '--api-key',
+      goodKey,
+      '--model',
+      knownModel,
+      '--idle-timeout',
+      '200',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('sent nothing for idleTimeoutMs (200 ms)');
+    expect(result.stderr).toContain('--idle-timeout MS');
+    expect(result.stderr).not.toMatch(noStack);
+    expect(result.stdout + result.stderr).not.toContain(goodKey);
+  });
+
+  it('refuses an idle limit that is not a positive number', async () => {
+    const result = await runCli([
+      '--flow',
+      'weather',
+      '--base-url',
+      server.baseURL,
+      '--model',
+      knownModel,
+      '--idle-timeout',
+      'soon',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--idle-timeout soon: give a positive number of milliseconds.');
   });
 
   it('a model that does not exist (404 model_not_found): clear message, exit 1', async () => {

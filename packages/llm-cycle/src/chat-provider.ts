@@ -1,6 +1,10 @@
 import type { JsonValue, ToolDefinition } from '@agcore/tools-core';
 import type { AssistantMessage, ChatMessage } from './messages.js';
-import type { AssistantTextDeltaEvent, ToolCallDeltaEvent } from './stream-events.js';
+import type {
+  AssistantReasoningDeltaEvent,
+  AssistantTextDeltaEvent,
+  ToolCallDeltaEvent,
+} from './stream-events.js';
 
 /**
  * Why the model stopped, as the Chat Completions API says it (`stop`, `length`, `tool_calls`,
@@ -37,6 +41,10 @@ export interface ChatRequest {
 export interface ChatCallOptions {
   /** Aborts the request (and a stream being read). */
   readonly signal?: AbortSignal;
+  /** Gives up when the server sends no byte for this long, in milliseconds (overrides the provider's; see `idleTimeoutMs` there). */
+  readonly idleTimeoutMs?: number;
+  /** Gives up when the whole request takes longer than this, in milliseconds (overrides the provider's). */
+  readonly timeoutMs?: number;
 }
 
 /** A complete answer of the model. */
@@ -47,22 +55,26 @@ export interface ChatResponse {
   readonly model: string;
   /** The assistant message, in the wire shape. */
   readonly message: AssistantMessage;
-  /** Why the model stopped. */
+  /** Why the model stopped (never `tool_calls` when the message has no tool call). */
   readonly finishReason: FinishReason;
   /** Token use, when the server reported it. */
   readonly usage?: Usage;
+  /** The model's reasoning, when the server sent it (also kept as `message.reasoning_content`). */
+  readonly reasoning?: string;
 }
 
 /**
  * A normalized piece of a streamed answer. The deltas are the very `StreamEvent`s the cycle
  * yields, so passing them on costs nothing:
  *
+ * - `assistant_reasoning_delta`: a piece of the model's reasoning.
  * - `assistant_text_delta`: a piece of the assistant's text.
- * - `tool_call_delta`: a piece of tool call `index` (`callId` and `toolName` come once, the
- *   arguments in many pieces; several calls may interleave).
+ * - `tool_call_delta`: a piece of the tool call at position `index` of the message (`callId`
+ *   and `toolName` come once, the arguments in many pieces; several calls may interleave).
  * - `response`: the last chunk of every stream: the assembled message, finish reason and usage.
  */
 export type ChatChunk =
+  | AssistantReasoningDeltaEvent
   | AssistantTextDeltaEvent
   | ToolCallDeltaEvent
   | { readonly type: 'response'; readonly response: ChatResponse };

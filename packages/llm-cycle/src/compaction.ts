@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '@agcore/tools-core';
+import { LlmError } from './llm-error.js';
 import type { ChatMessage } from './messages.js';
 
 /** Estimates the tokens of some messages. */
@@ -146,4 +147,59 @@ export function describeBrokenToolPairs(messages: readonly ChatMessage[]): strin
   if (open !== undefined && open.size > 0)
     return `tool call(s) ${[...open].join(', ')} have no tool message`;
   return undefined;
+}
+
+/** How the cycle compacts, with the defaults filled in. */
+export interface ResolvedCompaction {
+  readonly maxTokens: number;
+  readonly strategy: CompactionStrategy;
+  readonly estimate: TokenEstimator;
+}
+
+/**
+ * The history compacted to fit the budget left by the system prompt and the tool definitions,
+ * or `undefined` when it already fits.
+ * @throws {LlmError} `compaction_failed` when the strategy throws, returns no array or breaks a
+ * tool-call pair; whatever the strategy threw when `signal` aborted
+ */
+export async function compactHistory(
+  history: readonly ChatMessage[],
+  system: ChatMessage | undefined,
+  definitionTokens: number,
+  compaction: ResolvedCompaction,
+  signal: AbortSignal,
+): Promise<ChatMessage[] | undefined> {
+  const systemTokens = system === undefined ? 0 : compaction.estimate([system]);
+  const budget = compaction.maxTokens - systemTokens - definitionTokens;
+  if (compaction.estimate(history) <= budget) return undefined;
+  let result: readonly ChatMessage[];
+  try {
+    result = await compaction.strategy({
+      messages: history.slice(),
+      maxTokens: budget,
+      estimateTokens: compaction.estimate,
+      signal,
+    });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new LlmError(
+      'compaction_failed',
+      `The compaction strategy failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  if (!Array.isArray(result)) {
+    throw new LlmError(
+      'compaction_failed',
+      'The compaction strategy did not return an array of messages.',
+    );
+  }
+  const broken = describeBrokenToolPairs(result);
+  if (broken !== undefined) {
+    throw new LlmError(
+      'compaction_failed',
+      `The compaction strategy broke a tool-call pair: ${broken}. Keep each assistant tool-call message with its tool messages.`,
+    );
+  }
+  return [...result];
 }

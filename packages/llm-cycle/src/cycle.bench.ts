@@ -15,13 +15,13 @@ import { LlmCycle } from './llm-cycle.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
 import {
   type ReceivedRequest,
-  type Reply,
-  startOpenAIServer,
+  type ServerReply,
+  startChatCompletionsServer,
   textCompletion,
   textStream,
   toolCallCompletion,
   toolCallStream,
-} from './test-support/openai-server.js';
+} from './testing/index.js';
 
 const finalPieces = Array.from({ length: 100 }, (_, index) => `word${index} `);
 const longPieces = Array.from({ length: 2000 }, (_, index) => `token${index} `);
@@ -39,9 +39,9 @@ const turns: { name: string; arguments: string }[][] = [
 // ---- the server (child process) -------------------------------------------------------------
 
 async function serve(): Promise<void> {
-  const server = await startOpenAIServer();
-  const prebuilt = (stream: boolean): Reply[] => [
-    ...turns.map((calls, turn): Reply => {
+  const server = await startChatCompletionsServer({ recordRequests: false });
+  const prebuilt = (stream: boolean): ServerReply[] => [
+    ...turns.map((calls, turn): ServerReply => {
       const withIds = calls.map((call, index) => ({ ...call, id: `call_${turn}_${index}` }));
       if (!stream) return { kind: 'json', body: toolCallCompletion(withIds) };
       const pieces = withIds.map((call) => ({
@@ -57,16 +57,15 @@ async function serve(): Promise<void> {
   ];
   const replies = { json: prebuilt(false), sse: prebuilt(true) };
   const long = textStream(longPieces);
-  const longReply: Reply = {
+  const longReply: ServerReply = {
     kind: 'sse',
     writes: [long.slice(0, 2).join(''), long.slice(2).join('')],
   };
   server.fallback((request: ReceivedRequest) => {
-    if (request.body.model === longModel) return longReply;
-    const turn = (request.body.messages as { role: string }[]).filter(
-      (message) => message.role === 'assistant',
-    ).length;
-    const list = request.body.stream === true ? replies.sse : replies.json;
+    const body = request.body as { model: string; stream?: boolean; messages: { role: string }[] };
+    if (body.model === longModel) return longReply;
+    const turn = body.messages.filter((message) => message.role === 'assistant').length;
+    const list = body.stream === true ? replies.sse : replies.json;
     return list[turn] ?? list[list.length - 1] ?? { kind: 'text', status: 500, body: 'no reply' };
   });
   process.send?.({ baseURL: server.baseURL });

@@ -21,7 +21,7 @@ export {
   groupExchanges,
   summarizeOldestExchanges,
 } from './compaction.js';
-export type { LlmCycleOptions, SubmitOptions } from './llm-cycle.js';
+export type { LlmCycleOptions, SubmitOptions } from './cycle-options.js';
 export { LlmCycle } from './llm-cycle.js';
 export type { LlmErrorCode, LlmErrorJson, LlmErrorOptions } from './llm-error.js';
 export { isRetryableStatus, LlmError, llmErrorCodes } from './llm-error.js';
@@ -39,6 +39,7 @@ export type { OpenAICompatibleProviderOptions } from './openai-compatible-provid
 export { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
 export type { RetryDetails, RetryOptions } from './retry.js';
 export type {
+  AssistantReasoningDeltaEvent,
   AssistantTextDeltaEvent,
   StreamEvent,
   ToolCallDeltaEvent,
@@ -49,3 +50,4 @@ export type {
 } from './stream-events.js';
 export type { TruncatedText } from './truncate.js';
 export { truncateUtf8 } from './truncate.js';
+export type { SendReasoning } from './wire/request-body.js';

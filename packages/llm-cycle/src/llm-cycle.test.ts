@@ -11,20 +11,28 @@ import { createOpenAICompatibleProvider } from './openai-compatible-provider.js'
 import type { RetryDetails } from './retry.js';
 import type { StreamEvent } from './stream-events.js';
 import {
+  type ChatCompletionsServer,
   errorBody,
-  type OpenAIServer,
-  type Reply,
-  startOpenAIServer,
+  type ServerReply,
+  startChatCompletionsServer,
   textCompletion,
   textStream,
   toolCallCompletion,
   toolCallStream,
-} from './test-support/openai-server.js';
+} from './testing/index.js';
 
-let server: OpenAIServer;
+let server: ChatCompletionsServer;
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the JSON bodies the server received
+type Json = any;
+
+/** The body of request `index` the server received, as JSON. */
+function sent(index: number): Json {
+  return server.requests[index]?.body;
+}
 
 beforeAll(async () => {
-  server = await startOpenAIServer();
+  server = await startChatCompletionsServer();
 });
 afterAll(async () => {
   await server.close();
@@ -104,7 +112,7 @@ function registry(): ToolRegistry {
   return new ToolRegistry().registerAll([weather, clock, disk, big]);
 }
 
-function json(body: unknown): Reply {
+function json(body: unknown): ServerReply {
   return { kind: 'json', body };
 }
 
@@ -159,17 +167,17 @@ describe('LlmCycle plain submits', () => {
       { role: 'assistant', content: 'Fine.' },
     ]);
     expect(cycle.usage()).toEqual({ promptTokens: 30, completionTokens: 5, totalTokens: 35 });
-    expect(server.requests[1]?.body.messages).toEqual([
+    expect(sent(1).messages).toEqual([
       { role: 'system', content: 'You are a helpful assistant.' },
       ...withoutSystem(cycle).slice(0, 3),
     ]);
-    expect(server.requests[1]?.body.tools).toBeUndefined();
+    expect(sent(1).tools).toBeUndefined();
     // messages() is the history as the next request sends it: system prompt first.
     expect(cycle.messages()[0]).toEqual({
       role: 'system',
       content: 'You are a helpful assistant.',
     });
-    expect(server.requests[1]?.body.messages).toEqual(cycle.messages().slice(0, 4));
+    expect(sent(1).messages).toEqual(cycle.messages().slice(0, 4));
   });
 
   it('takes a saved history, system prompt included, back as is', async () => {
@@ -180,10 +188,7 @@ describe('LlmCycle plain submits', () => {
     const resumed = makeCycle({ systemPrompt: undefined, messages: saved });
     expect(resumed.messages()).toEqual(saved);
     await resumed.submit('More');
-    expect(server.requests[1]?.body.messages).toEqual([
-      ...saved,
-      { role: 'user', content: 'More' },
-    ]);
+    expect(sent(1).messages).toEqual([...saved, { role: 'user', content: 'More' }]);
     // The same system prompt given twice is kept once; two different ones are refused.
     expect(makeCycle({ messages: saved }).messages()).toEqual(saved);
     expect(() => makeCycle({ systemPrompt: 'Other.', messages: saved })).toThrow(TypeError);
@@ -208,7 +213,7 @@ describe('LlmCycle plain submits', () => {
     ]);
     expect(response.message.content).toBe('Twenty-two');
     expect(roles(withoutSystem(cycle))).toEqual(['user', 'assistant', 'user', 'assistant']);
-    expect(server.requests[1]?.body.messages[0]).toEqual({ role: 'user', content: '2+2?' });
+    expect(sent(1).messages[0]).toEqual({ role: 'user', content: '2+2?' });
   });
 
   it('refuses a second submit while one runs (busy) and leaves the first intact', async () => {
@@ -250,7 +255,7 @@ describe('LlmCycle retries', () => {
     const cycle = makeCycle({
       retry: { initialDelayMs: 2, jitter: false, onRetry: (details) => retries.push(details) },
     });
-    const failure: Reply = {
+    const failure: ServerReply = {
       kind: 'json',
       status: 500,
       body: errorBody(
@@ -268,7 +273,7 @@ describe('LlmCycle retries', () => {
 
   it('gives up after maxRetries and leaves the history as it was', async () => {
     const cycle = makeCycle({ retry: { maxRetries: 1, initialDelayMs: 1 } });
-    const failure: Reply = {
+    const failure: ServerReply = {
       kind: 'json',
       status: 503,
       body: errorBody('overloaded', 'server_error', null),
@@ -365,7 +370,7 @@ describe('LlmCycle.submitWithTools', () => {
       { role: 'assistant', content: 'It is 22 °C in Paris.' },
     ]);
     expect(cycle.usage()).toEqual({ promptTokens: 130, completionTokens: 19, totalTokens: 149 });
-    const second = server.requests[1]?.body;
+    const second = sent(1);
     expect(second.messages).toEqual([
       { role: 'system', content: 'You are a helpful assistant.' },
       ...withoutSystem(cycle).slice(0, 3),
@@ -376,7 +381,7 @@ describe('LlmCycle.submitWithTools', () => {
       'read_file',
       'big_result',
     ]);
-    expect(server.requests[0]?.body.tools).toEqual(second.tools);
+    expect(sent(0).tools).toEqual(second.tools);
     expect(contexts).toHaveLength(1);
     expect(contexts[0]).toMatchObject({
       sessionId: 'session-42',
@@ -533,9 +538,7 @@ describe('LlmCycle.submitWithTools', () => {
     expect(response.message.content).toBe('Atlantis has no weather station.');
     expect(withoutSystem(cycle)[2]?.content).toContain('Error [execution_failed]');
     expect(withoutSystem(cycle)[2]?.content).toContain('no weather station in Atlantis');
-    expect(server.requests[1]?.body.messages[3].content).toContain(
-      'no weather station in Atlantis',
-    );
+    expect(sent(1).messages[3].content).toContain('no weather station in Atlantis');
   });
 
   it('ends the loop on a fatal tool error with the ToolError as cause, history whole', async () => {
@@ -560,7 +563,7 @@ describe('LlmCycle.submitWithTools', () => {
     // The conversation can go on.
     server.reply(json(textCompletion('Sorry, the disk is down.')));
     await cycle.submit('ok?');
-    expect(server.requests[1]?.body.messages).toHaveLength(6);
+    expect(sent(1).messages).toHaveLength(6);
   });
 
   it('treats an unknown tool as fatal by default and returns it to the model when asked', async () => {
@@ -611,7 +614,7 @@ describe('LlmCycle.submitWithTools', () => {
     expect(content).not.toContain('\uFFFD');
     const completed = events.find((event) => event.type === 'tool_execution_completed');
     expect(completed).toMatchObject({ truncated: true, output: 'é東🌸'.repeat(5_000) });
-    expect(server.requests[1]?.body.messages[3].content).toBe(content);
+    expect(sent(1).messages[3].content).toBe(content);
   });
 
   it('keeps even the smallest allowed limit (64 bytes), marker included, and refuses less', async () => {
@@ -650,11 +653,11 @@ describe('LlmCycle.submitWithTools', () => {
       await cycle.submitWithTools(`Question ${round}: ${'please '.repeat(20)}`, registry());
     }
     for (const received of server.requests) {
-      const messages = received.body.messages as ChatMessage[];
+      const messages = (received.body as Json).messages as ChatMessage[];
       expect(messages[0]).toEqual({ role: 'system', content: 'You are a helpful assistant.' });
       expect(describeBrokenToolPairs(messages.slice(1))).toBeUndefined();
     }
-    const last = server.requests[server.requests.length - 1]?.body.messages as ChatMessage[];
+    const last = sent(server.requests.length - 1).messages as ChatMessage[];
     expect(last.some((message) => message.content === `Question 0: ${'please '.repeat(20)}`)).toBe(
       false,
     );
@@ -684,7 +687,7 @@ describe('LlmCycle.submitWithTools', () => {
     await cycle.submit('Hi');
     await cycle.submit('Again');
     expect(summarized).toHaveLength(1);
-    expect(server.requests[1]?.body.messages.slice(0, 2)).toEqual([
+    expect(sent(1).messages.slice(0, 2)).toEqual([
       { role: 'system', content: 'You are a helpful assistant.' },
       {
         role: 'user',
@@ -783,7 +786,7 @@ describe('LlmCycle cancellation', () => {
 });
 
 describe('LlmCycle.submitStreamWithTools', () => {
-  function conversation(): Reply[] {
+  function conversation(): ServerReply[] {
     return [
       {
         kind: 'sse',
@@ -937,7 +940,7 @@ describe('LlmCycle.submitStreamWithTools', () => {
     server.reply({
       kind: 'sse',
       writes: textStream(Array.from({ length: 100 }, (_, index) => `t${index} `)),
-      delayMs: 3,
+      pause: 3,
     });
     const before = server.disconnects();
     for await (const event of cycle.submitStreamWithTools('long', registry())) {
@@ -1086,7 +1089,7 @@ describe('LlmCycle tool loop: arguments, errors and limits', () => {
       tool_call_id: 'call_picky',
       content: 'Error [other]: Try again with a smaller page size.',
     });
-    expect(server.requests[1]?.body.messages.slice(-2)).toEqual(history.slice(2, 4));
+    expect(sent(1).messages.slice(-2)).toEqual(history.slice(2, 4));
   });
 
   it('ends the loop on permission_denied (registry with a PermissionChecker): the tool never runs, history whole', async () => {
@@ -1268,7 +1271,7 @@ describe('LlmCycle cancellation while streaming', () => {
     server.reply({
       kind: 'sse',
       writes: textStream(Array.from({ length: 200 }, (_, index) => `t${index} `)),
-      delayMs: 5,
+      pause: 5,
     });
     const controller = new AbortController();
     const events: StreamEvent[] = [];
@@ -1346,7 +1349,7 @@ describe('LlmCycle cancellation while streaming', () => {
 
 describe('LlmCycle over one connection', () => {
   it('runs a streamed tool loop of several turns on a single kept-alive connection', async () => {
-    const own = await startOpenAIServer();
+    const own = await startChatCompletionsServer();
     try {
       const cycle = new LlmCycle({
         provider: createOpenAICompatibleProvider({ baseURL: own.baseURL }),

@@ -32,13 +32,18 @@ export interface ToolCall {
   readonly function: { readonly name: string; readonly arguments: string };
 }
 
-/** What the model answers: text, tool calls, or both. */
+/**
+ * What the model answers: text, tool calls, or both. `reasoning_content` is the model's
+ * reasoning when the server sent some; the provider decides whether it goes back to the server
+ * (see `sendReasoning`).
+ */
 export interface AssistantMessage {
   readonly role: 'assistant';
   readonly content: string | null;
   readonly tool_calls?: readonly ToolCall[];
   readonly refusal?: string | null;
   readonly name?: string;
+  readonly reasoning_content?: string;
 }
 
 /** The result of one tool call, sent back to the model. */

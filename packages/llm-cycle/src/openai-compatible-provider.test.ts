@@ -3,26 +3,34 @@ import type { ChatChunk, ChatProvider } from './chat-provider.js';
 import { LlmError } from './llm-error.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
 import {
-  chunk,
+  type ChatCompletionsServer,
+  completionChunk as chunk,
   completionId,
-  done,
+  sseDone as done,
   errorBody,
-  type OpenAIServer,
-  sse,
-  startOpenAIServer,
+  sseEvent as sse,
+  startChatCompletionsServer,
   textCompletion,
   textStream,
   toolCallCompletion,
   toolCallStream,
   usageChunk,
-} from './test-support/openai-server.js';
+} from './testing/index.js';
 
 const apiKey = 'sk-test-SECRET-4f9a8b7c6d5e';
-let server: OpenAIServer;
+let server: ChatCompletionsServer;
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the JSON bodies the server received
+type Json = any;
+
+/** The body of request `index` the server received, as JSON. */
+function sent(index: number): Json {
+  return server.requests[index]?.body;
+}
 let provider: ChatProvider;
 
 beforeAll(async () => {
-  server = await startOpenAIServer();
+  server = await startChatCompletionsServer();
 });
 afterAll(async () => {
   await server.close();
@@ -232,7 +240,7 @@ describe('createOpenAICompatibleProvider: streaming', () => {
   });
 
   it('stops at [DONE] even when the server keeps the connection open, and cuts that connection', async () => {
-    const own = await startOpenAIServer();
+    const own = await startChatCompletionsServer();
     try {
       const held = createOpenAICompatibleProvider({ baseURL: own.baseURL });
       // Data after [DONE], then the response stays open; then no data and still open.
@@ -251,7 +259,7 @@ describe('createOpenAICompatibleProvider: streaming', () => {
 
   it('keeps the connection alive across streamed requests (reads the end after [DONE])', async () => {
     // A server of its own: connections left by other tests would blur the count.
-    const own = await startOpenAIServer();
+    const own = await startChatCompletionsServer();
     try {
       const fresh = createOpenAICompatibleProvider({ baseURL: own.baseURL });
       for (let index = 0; index < 4; index++) {
@@ -342,7 +350,7 @@ describe('createOpenAICompatibleProvider: streaming', () => {
       },
     ];
     await collect(bare.chatStream({ ...request, tools, parameters: { temperature: 0 } }));
-    const body = server.requests[0]?.body;
+    const body = sent(0);
     expect(body.stream_options).toBeUndefined();
     expect(body.tools).toEqual(tools);
     expect(body.temperature).toBe(0);
@@ -351,7 +359,7 @@ describe('createOpenAICompatibleProvider: streaming', () => {
 
   it('stops reading and tells the server when the consumer breaks', async () => {
     const writes = textStream(Array.from({ length: 50 }, (_, index) => `w${index} `));
-    server.reply({ kind: 'sse', writes, delayMs: 5 });
+    server.reply({ kind: 'sse', writes, pause: 5 });
     let count = 0;
     for await (const item of provider.chatStream(request)) {
       if (item.type === 'assistant_text_delta') count++;
@@ -367,7 +375,7 @@ describe('createOpenAICompatibleProvider: non-streaming', () => {
     const response = await provider.chat(request);
     expect(response.message).toEqual({ role: 'assistant', content: 'Bonjour' });
     expect(response.usage).toEqual({ promptTokens: 7, completionTokens: 3, totalTokens: 10 });
-    expect(server.requests[0]?.body.stream).toBeUndefined();
+    expect(sent(0).stream).toBeUndefined();
   });
 
   it('reads tool calls, whatever finish_reason says', async () => {
@@ -452,7 +460,7 @@ describe('createOpenAICompatibleProvider: HTTP errors', () => {
   });
 
   it('turns a refused connection into a network error', async () => {
-    const closed = await startOpenAIServer();
+    const closed = await startChatCompletionsServer();
     const url = closed.baseURL;
     await closed.close();
     const error = await rejection(createOpenAICompatibleProvider({ baseURL: url }).chat(request));

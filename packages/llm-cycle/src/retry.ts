@@ -1,3 +1,4 @@
+import { backoffDelay } from '@agcore/tools-core';
 import { LlmError } from './llm-error.js';
 
 /** How the cycle retries a failed request. */
@@ -63,6 +64,5 @@ export function retryDelay(
     return undefined;
   if (error.retryAfterMs !== undefined)
     return error.retryAfterMs <= options.maxDelayMs ? error.retryAfterMs : undefined;
-  const base = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** (attempt - 1));
-  return options.jitter ? base / 2 + Math.random() * (base / 2) : base;
+  return backoffDelay(attempt, options);
 }

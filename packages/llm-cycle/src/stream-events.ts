@@ -7,10 +7,16 @@ export interface AssistantTextDeltaEvent {
   readonly text: string;
 }
 
+/** A piece of the model's reasoning (DeepSeek, Qwen, vLLM, OpenRouter, Mistral, …), as it streams in. */
+export interface AssistantReasoningDeltaEvent {
+  readonly type: 'assistant_reasoning_delta';
+  readonly text: string;
+}
+
 /** A piece of a tool call being streamed; `callId` and `toolName` come once, the arguments in pieces. */
 export interface ToolCallDeltaEvent {
   readonly type: 'tool_call_delta';
-  /** The call's position in the assistant message (the wire `index`). */
+  /** The call's position in the assembled assistant message's `tool_calls` (not the wire `index`). */
   readonly index: number;
   readonly callId?: string;
   readonly toolName?: string;
@@ -28,7 +34,8 @@ export interface ToolExecutionStartedEvent {
 
 /**
  * The model's turn is over. `reason` is `tool_calls` whenever the message carries tool calls
- * (whatever the server's `finish_reason` said), else the server's finish reason.
+ * (whatever the server's `finish_reason` said), else the server's finish reason — never
+ * `tool_calls` for a message without one (it then says `stop`).
  */
 export interface TurnCompleteEvent {
   readonly type: 'turn_complete';
@@ -61,11 +68,13 @@ export type ToolExecutionCompletedEvent = {
 
 /**
  * The events of `submitStream` and `submitStreamWithTools`, discriminated on `type`, in this
- * order per turn: `assistant_text_delta` / `tool_call_delta` … `tool_execution_started` (one
+ * order per turn: `assistant_reasoning_delta` / `assistant_text_delta` / `tool_call_delta` …
+ * `tool_execution_started` (one
  * per call) … `turn_complete` … `tool_execution_progress` / `tool_execution_completed` (as
  * the calls run and settle), then the next turn.
  */
 export type StreamEvent =
+  | AssistantReasoningDeltaEvent
   | AssistantTextDeltaEvent
   | ToolCallDeltaEvent
   | ToolExecutionStartedEvent

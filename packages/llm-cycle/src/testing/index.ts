@@ -1,2 +1,35 @@
+export type { Cassette, CassetteExchange } from './cassette.js';
+export { CassetteMismatchError } from './cassette.js';
+export type { CassetteRecorder, RecordCassetteOptions } from './cassette-recorder.js';
+export { recordCassette } from './cassette-recorder.js';
+export type {
+  CassetteReplay,
+  ReplayOptions,
+  ReplayProviderOptions,
+  ReplayReads,
+} from './cassette-replay.js';
+export { replayCassette } from './cassette-replay.js';
+export type {
+  ChatCompletionsServer,
+  ChatCompletionsServerOptions,
+  ReceivedRequest,
+  ReplyHeaders,
+  ServerReply,
+} from './chat-completions-server.js';
+export { startChatCompletionsServer } from './chat-completions-server.js';
 export type { RecordedCall, ScriptedToolCall, ScriptStep } from './scripted-provider.js';
 export { ScriptedProvider, textResponse, toolCallsResponse } from './scripted-provider.js';
+export type { StreamedCall, WireObject } from './wire-format.js';
+export {
+  completionChunk,
+  completionId,
+  errorBody,
+  sseDone,
+  sseEvent,
+  textCompletion,
+  textStream,
+  toolCallCompletion,
+  toolCallStream,
+  usageChunk,
+  wireUsage,
+} from './wire-format.js';

@@ -9,8 +9,8 @@ import type {
   Usage,
 } from '../chat-provider.js';
 import { LlmError } from '../llm-error.js';
-import { chunksOf } from '../openai-compatible-provider.js';
-import { ResponseAssembler } from '../response-assembler.js';
+import { chunksOf } from '../wire/completion.js';
+import { ResponseAssembler } from '../wire/response-assembler.js';
 
 /**
  * One step of a `ScriptedProvider`'s script: a whole response, a stream of chunks (assembled
@@ -195,6 +195,7 @@ function assemble(step: Extract<ScriptStep, { type: 'chunks' }>): ChatResponse {
   assembler.model = 'scripted';
   for (const chunk of step.chunks) {
     if (chunk.type === 'assistant_text_delta') assembler.addText(chunk.text);
+    else if (chunk.type === 'assistant_reasoning_delta') assembler.addReasoning(chunk.text);
     else
       assembler.addToolCallDelta(chunk.index, chunk.callId, chunk.toolName, chunk.argumentsDelta);
   }

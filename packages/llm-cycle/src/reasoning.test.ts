@@ -1,0 +1,213 @@
+/**
+ * Reasoning through the loop: streamed as `assistant_reasoning_delta`, kept on the response
+ * and on the assistant message, and sent back the way the provider needs it (DeepSeek's rule).
+ * And the last `turn_complete` of a loop never says `tool_calls`.
+ */
+import { defineTool } from '@agcore/tools-core';
+import { ToolRegistry } from '@agcore/tools-registry';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LlmCycle } from './llm-cycle.js';
+import { LlmError } from './llm-error.js';
+import type { AssistantMessage } from './messages.js';
+import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+import type { StreamEvent } from './stream-events.js';
+import {
+  type ChatCompletionsServer,
+  completionChunk,
+  type ReceivedRequest,
+  ScriptedProvider,
+  type ServerReply,
+  sseDone,
+  sseEvent,
+  startChatCompletionsServer,
+  textResponse,
+} from './testing/index.js';
+
+let server: ChatCompletionsServer;
+
+beforeAll(async () => {
+  server = await startChatCompletionsServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.reset();
+});
+
+const clock = defineTool({
+  name: 'get_time',
+  description: 'The time',
+  parameters: { type: 'object', properties: {} },
+  execute: async () => '12:00',
+});
+const registry = new ToolRegistry().register(clock);
+
+/** DeepSeek's thinking mode, as documented: a tool turn must get its reasoning_content back. */
+function deepSeekLike(request: ReceivedRequest): ServerReply {
+  const body = request.body as { messages: Record<string, unknown>[] };
+  const assistants = body.messages.filter((message) => message.role === 'assistant');
+  if (
+    assistants.some(
+      (message) => message.tool_calls !== undefined && message.reasoning_content === undefined,
+    )
+  ) {
+    return {
+      kind: 'json',
+      status: 400,
+      body: {
+        error: {
+          message: 'The reasoning_content in the thinking mode must be passed back to the API.',
+          type: 'invalid_request_error',
+        },
+      },
+    };
+  }
+  const id = 'chatcmpl-ds';
+  if (assistants.length === 0) {
+    return {
+      kind: 'sse',
+      writes: [
+        sseEvent(
+          completionChunk(id, { role: 'assistant', content: null, reasoning_content: 'Need the ' }),
+        ),
+        sseEvent(completionChunk(id, { reasoning_content: 'clock.' })),
+        sseEvent(
+          completionChunk(id, {
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_t',
+                type: 'function',
+                function: { name: 'get_time', arguments: '{}' },
+              },
+            ],
+          }),
+        ),
+        sseEvent(completionChunk(id, {}, 'tool_calls')),
+        sseDone,
+      ],
+    };
+  }
+  return {
+    kind: 'sse',
+    writes: [
+      sseEvent(completionChunk(id, { reasoning_content: 'Say it.' })),
+      sseEvent(completionChunk(id, { content: 'It is noon.' })),
+      sseEvent(completionChunk(id, {}, 'stop')),
+      sseDone,
+    ],
+  };
+}
+
+describe('reasoning in the loop', () => {
+  it('streams assistant_reasoning_delta, keeps reasoning on the response and the history', async () => {
+    server.fallback(deepSeekLike);
+    const cycle = new LlmCycle({
+      provider: createOpenAICompatibleProvider({ baseURL: server.baseURL, deepseek: true }),
+      model: 'deepseek-reasoner',
+    });
+    const events: StreamEvent[] = [];
+    const stream = cycle.submitStreamWithTools('What time is it?', registry);
+    let step = await stream.next();
+    for (; step.done !== true; step = await stream.next()) events.push(step.value);
+    expect(step.value.reasoning).toBe('Say it.');
+    expect(step.value.message.content).toBe('It is noon.');
+    const reasoning = events.filter((event) => event.type === 'assistant_reasoning_delta');
+    expect(reasoning.map((event) => event.text)).toEqual(['Need the ', 'clock.', 'Say it.']);
+    const types = events.map((event) => event.type);
+    expect(types.indexOf('assistant_reasoning_delta')).toBeLessThan(
+      types.indexOf('tool_call_delta'),
+    );
+    const [, toolTurn, , answer] = cycle.messages() as AssistantMessage[];
+    expect(toolTurn?.reasoning_content).toBe('Need the clock.');
+    expect(answer?.reasoning_content).toBe('Say it.');
+    server.fallback(undefined);
+  });
+
+  it("follows DeepSeek's rule: reasoning goes back with tool-call turns, so the loop completes (both loops)", async () => {
+    server.fallback(deepSeekLike);
+    for (const streaming of [false, true]) {
+      const cycle = new LlmCycle({
+        provider: createOpenAICompatibleProvider({ baseURL: server.baseURL, deepseek: true }),
+        model: 'deepseek-reasoner',
+      });
+      const response = streaming
+        ? await (async () => {
+            const stream = cycle.submitStreamWithTools('What time is it?', registry);
+            for (let step = await stream.next(); ; step = await stream.next())
+              if (step.done === true) return step.value;
+          })()
+        : await cycle.submitWithTools('What time is it?', registry);
+      expect(response.message.content).toBe('It is noon.');
+      // A plain follow-up: the earlier answer's reasoning (no tool call) is not sent back.
+      server.fallback(() => ({
+        kind: 'json',
+        body: {
+          id: 'x',
+          choices: [
+            { index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' },
+          ],
+        },
+      }));
+      server.requests.length = 0;
+      await cycle.submit('Thanks');
+      const sent =
+        (server.requests[0]?.body as { messages: AssistantMessage[] } | undefined)?.messages ?? [];
+      const assistants = sent.filter((message) => message.role === 'assistant');
+      expect(assistants.map((message) => message.reasoning_content)).toEqual([
+        'Need the clock.',
+        undefined,
+      ]);
+      server.fallback(deepSeekLike);
+    }
+    server.fallback(undefined);
+  });
+
+  it('without the DeepSeek rule (other hosts), reasoning is not sent back; sendReasoning says otherwise', async () => {
+    server.fallback(deepSeekLike);
+    const plain = new LlmCycle({
+      provider: createOpenAICompatibleProvider({ baseURL: server.baseURL }),
+      model: 'm',
+      retry: { maxRetries: 0 },
+    });
+    const error = await plain
+      .submitWithTools('What time is it?', registry)
+      .catch((reason: unknown) => reason);
+    expect(LlmError.isInstance(error) && error.statusCode).toBe(400);
+    const always = new LlmCycle({
+      provider: createOpenAICompatibleProvider({
+        baseURL: server.baseURL,
+        sendReasoning: 'always',
+      }),
+      model: 'm',
+    });
+    expect((await always.submitWithTools('What time is it?', registry)).message.content).toBe(
+      'It is noon.',
+    );
+    server.fallback(undefined);
+  });
+});
+
+describe('the end of a loop', () => {
+  it("a custom provider's finish reason 'tool_calls' without calls ends the loop as 'stop'", async () => {
+    for (const streaming of [false, true]) {
+      const provider = new ScriptedProvider([
+        textResponse('Done.', { finishReason: 'tool_calls' }),
+      ]);
+      const cycle = new LlmCycle({ provider, model: 'x' });
+      const reasons: string[] = [];
+      let finish: string;
+      if (streaming) {
+        const stream = cycle.submitStreamWithTools('Go', registry);
+        let step = await stream.next();
+        for (; step.done !== true; step = await stream.next()) {
+          if (step.value.type === 'turn_complete') reasons.push(step.value.reason);
+        }
+        finish = step.value.finishReason;
+      } else finish = (await cycle.submitWithTools('Go', registry)).finishReason;
+      expect(finish).toBe('stop');
+      if (streaming) expect(reasons).toEqual(['stop']);
+    }
+  });
+});
