@@ -1,0 +1,218 @@
+// The load suite's part of docs/benchmarks.md: the figures per (client, C), the ratios
+// against the floors measured in the same rounds, the runs under `ulimit -n`, the targets of
+// issue 14, and the row for the root README's "How fast" table.
+import { count, mb, ms, ratio, verdict } from '../format.mjs';
+import { median } from '../stats.mjs';
+
+/** How each load client is named in the report. */
+export const loadLabels = {
+  bare: 'bare `fetch` loop (floor)',
+  sse: 'bare SSE loop (streamed floor)',
+  agcore: '**agcore** `submitWithTools`',
+  'agcore-stream': '**agcore** `submitStreamWithTools`',
+  'ai-sdk': 'AI SDK `generateText`',
+  'openai-agents': 'OpenAI Agents SDK `run`',
+};
+
+const label = (name) => loadLabels[name] ?? name;
+
+/** The unlimited runs of a client at C that produced figures, and those that failed. */
+function runsOf(load, client, concurrency) {
+  const all = load.runs.filter(
+    (run) =>
+      run.client === client && run.concurrency === concurrency && run.openFiles === undefined,
+  );
+  return {
+    ok: all.filter((run) => run.error === undefined),
+    failed: all.filter((run) => run.error),
+  };
+}
+
+const medianOf = (runs, pick) => median(runs.map(pick).filter(Number.isFinite));
+
+/** Per round, `numerator`'s batch time ÷ `denominator`'s at C (both from the same round). */
+function roundRatios(load, concurrency, numerator, denominator, pick = (run) => run.batchMs) {
+  const top = runsOf(load, numerator, concurrency).ok;
+  const bottom = runsOf(load, denominator, concurrency).ok;
+  const values = [];
+  for (const run of top) {
+    const other = bottom.find((candidate) => candidate.round === run.round);
+    if (other !== undefined) values.push(pick(run) / pick(other));
+  }
+  return values;
+}
+
+/** `1.18×` for one round, `1.18× (1.16–1.20)` for several: the median and the range. */
+function ratioRange(values) {
+  if (values.length === 0) return '–';
+  if (values.length === 1) return ratio(values[0]);
+  return `${ratio(median(values))} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+}
+
+function errorsCell(runs) {
+  const total = runs.reduce((sum, run) => sum + run.errors.count, 0);
+  if (total === 0) return '0';
+  const codes = new Set(runs.flatMap((run) => Object.keys(run.errors.codes)));
+  return `**${count(total / runs.length)}**${runs.length > 1 ? ' per run' : ''} (${[...codes].join(', ')})`;
+}
+
+function figuresTable(load, lines, notes) {
+  lines.push(
+    '| C | client | batch (ms) | conversations/s | p50 (ms) | p99 (ms) | errors | sockets opened | sockets / conv. | event-loop delay p99 (ms) | launch block (ms) | client CPU / conv. (ms) | peak RSS (MB) | retained / conv. after GC (KB) |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const concurrency of load.plan.concurrency) {
+    for (const client of load.plan.clients) {
+      const { ok, failed } = runsOf(load, client, concurrency);
+      for (const run of failed)
+        notes.push(
+          `- ${label(client)} at C = ${concurrency}: **could not be measured**: ${run.error}`,
+        );
+      if (ok.length === 0) continue;
+      const batch = ok.map((run) => run.batchMs);
+      const batchCell =
+        ok.length === 1
+          ? ms(batch[0])
+          : `${ms(median(batch))} (${ms(Math.min(...batch))}–${ms(Math.max(...batch))})`;
+      const first = ok.find((run) => run.errors.first !== undefined)?.errors.first;
+      if (first !== undefined)
+        notes.push(`- ${label(client)} at C = ${concurrency}, first error: \`${first}\``);
+      const refused = ok.find((run) => run.server.refused > 0)?.server.lastRefusal;
+      if (refused !== undefined)
+        notes.push(
+          `- ${label(client)} at C = ${concurrency}: the server refused a request: ${refused}`,
+        );
+      lines.push(
+        `| ${count(concurrency)} | ${label(client)} | ${batchCell} | ${count(medianOf(ok, (run) => run.conversationsPerSecond))} | ${ms(medianOf(ok, (run) => run.p50Ms))} | ${ms(medianOf(ok, (run) => run.p99Ms))} | ${errorsCell(ok)} | ${count(medianOf(ok, (run) => run.server.socketsOpened))} | ${medianOf(ok, (run) => run.server.socketsOpened / concurrency).toFixed(2)} | ${ms(medianOf(ok, (run) => run.loopDelayP99Ms))} | ${ms(medianOf(ok, (run) => run.launchBlockMs))} | ${ms(medianOf(ok, (run) => run.cpuMsPerConversation))} | ${mb(medianOf(ok, (run) => run.maxRssMb))} | ${mb(medianOf(ok, (run) => run.retainedKbPerConversation))} |`,
+      );
+    }
+  }
+  lines.push('');
+}
+
+function ratioTable(load, lines) {
+  const cpu = (run) => run.cpuMsPerConversation;
+  lines.push(
+    '| C | agcore ÷ fetch loop (batch time) | agcore ÷ AI SDK `generateText` | agcore ÷ Agents SDK `run` | agcore streamed ÷ SSE loop | client CPU / conv.: agcore ÷ fetch loop | agcore streamed ÷ SSE loop |',
+    '| ---: | --- | --- | --- | --- | --- | --- |',
+  );
+  for (const concurrency of load.plan.concurrency) {
+    const cells = [
+      roundRatios(load, concurrency, 'agcore', 'bare'),
+      roundRatios(load, concurrency, 'agcore', 'ai-sdk'),
+      roundRatios(load, concurrency, 'agcore', 'openai-agents'),
+      roundRatios(load, concurrency, 'agcore-stream', 'sse'),
+      roundRatios(load, concurrency, 'agcore', 'bare', cpu),
+      roundRatios(load, concurrency, 'agcore-stream', 'sse', cpu),
+    ].map(ratioRange);
+    lines.push(`| ${count(concurrency)} | ${cells.join(' | ')} |`);
+  }
+  lines.push('');
+}
+
+function limitedRuns(load, client) {
+  return load.runs.filter((run) => run.client === client && run.openFiles !== undefined);
+}
+
+function limitedTable(load, lines) {
+  const limited = load.plan.limited;
+  lines.push(
+    `Under \`ulimit -n ${limited.openFiles}\` (the client process only), C = ${count(limited.concurrency)}:`,
+    '',
+    '| client | open-files limit seen | completed | failed | sockets opened | batch (ms) | first error |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  );
+  for (const client of limited.clients) {
+    for (const run of limitedRuns(load, client)) {
+      if (run.error !== undefined) {
+        lines.push(
+          `| ${label(client)} | – | – | – | – | – | could not be measured: ${run.error} |`,
+        );
+        continue;
+      }
+      lines.push(
+        `| ${label(client)} | ${run.openFilesLimit ?? '?'} | ${count(run.completed)} | ${count(run.errors.count)} | ${count(run.server.socketsOpened)} | ${ms(run.batchMs)} | ${run.errors.first === undefined ? '–' : `\`${run.errors.first}\``} |`,
+      );
+    }
+  }
+  lines.push('');
+}
+
+function completesVerdict(load, client) {
+  const runs = limitedRuns(load, client);
+  if (runs.length === 0 || runs.some((run) => run.error !== undefined)) return 'not measured';
+  const total = load.plan.limited.concurrency;
+  const done = runs.map((run) => run.completed);
+  const range =
+    Math.min(...done) === Math.max(...done)
+      ? count(done[0])
+      : `${count(Math.min(...done))}–${count(Math.max(...done))}`;
+  return done.every((n) => n === total)
+    ? `met (${range} of ${count(total)} in ${runs.length === 1 ? 'the run' : `each of ${runs.length} runs`})`
+    : `**missed** (${range} of ${count(total)} completed)`;
+}
+
+function socketsVerdict(load, client, concurrency) {
+  const { ok } = runsOf(load, client, concurrency);
+  const value = medianOf(ok, (run) => run.server.socketsOpened / concurrency);
+  if (!Number.isFinite(value)) return 'not measured';
+  return value <= 1 ? `met (${value.toFixed(2)})` : `**missed** (${value.toFixed(2)})`;
+}
+
+function targets(load, summary) {
+  const at = (concurrency, top, bottom) => median(roundRatios(load, concurrency, top, bottom));
+  for (const concurrency of [200, 1000]) {
+    summary.push(
+      `- Load, C = ${count(concurrency)}, batch time: agcore ÷ bare fetch loop ${verdict(at(concurrency, 'agcore', 'bare'), 1.05)}; agcore streamed ÷ bare SSE loop ${verdict(at(concurrency, 'agcore-stream', 'sse'), 1.0)}.`,
+    );
+  }
+  const limited = load.plan.limited;
+  if (limited !== undefined)
+    summary.push(
+      `- Load, C = ${count(limited.concurrency)} under \`ulimit -n ${limited.openFiles}\`, every conversation completes: agcore ${completesVerdict(load, 'agcore')}; agcore streamed ${completesVerdict(load, 'agcore-stream')}.`,
+    );
+  const top = Math.max(...load.plan.concurrency);
+  summary.push(
+    `- Load, C = ${count(top)}, one socket per conversation: agcore ${socketsVerdict(load, 'agcore', top)}; agcore streamed ${socketsVerdict(load, 'agcore-stream', top)}.`,
+  );
+}
+
+/**
+ * The root README's "How fast" row for the largest C (batch time ÷ the floors, each from the
+ * same rounds), or undefined when the load suite did not run.
+ */
+export function loadReadmeRow(load) {
+  if (load === undefined || load.error || load.runs.length === 0) return undefined;
+  const top = Math.max(...load.plan.concurrency);
+  const range = (values) => {
+    if (values.length === 0) return '–';
+    const low = Math.min(...values).toFixed(2);
+    const high = Math.max(...values).toFixed(2);
+    return low === high ? `${low}×` : `${low}–${high}×`;
+  };
+  const floor = (name) => range(roundRatios(load, top, name, 'bare'));
+  return `| ${String(top).replace(/\B(?=(\d{3})+$)/g, ' ')} concurrent conversations (batch time; streamed ÷ SSE loop) | ${floor('agcore')} (streamed ${range(roundRatios(load, top, 'agcore-stream', 'sse'))}) | ${floor('ai-sdk')} | ${floor('openai-agents')} |`;
+}
+
+/** Appends the load section to `lines` and its targets to `summary`. */
+export function loadSection(results, lines, summary) {
+  const load = results.load;
+  lines.push('## 5. Load: C conversations at once', '');
+  lines.push(
+    `C conversations of the tool-loop script (5 model requests, 5 tool calls) are started at once in one client process, and the batch runs until the last ends. The scripted server runs in a process of its own and answers every request ${load?.plan.delayMs ?? 20} ms after it arrived (a model that thinks), from the bytes of the bench's scripted server, checking each request against the script. Every (client, C) runs in a fresh process (Node 22, \`--expose-gc\`) after ${load?.plan.warmup ?? '–'} warm-up conversations of the same client, which its \`fetch\` sends to another port (another origin, so no warm connection is pooled for the batch); one provider, tool set or agent per process, shared by the conversations; agcore builds a new \`LlmCycle\` per conversation. Clients take turns, the order rotating from one C and round to the next; figures are medians over the rounds (${load?.plan.rounds ?? '–'}) (batch time: median and range), ratios are taken round by round against the floor measured in the same round.`,
+    '',
+    '- **sockets opened**: connections the server accepted during the batch (all were still open at its end: the clients keep them alive). **launch block**: from starting the batch until the first macrotask runs (the event loop is blocked while the C submit calls run synchronously). **event-loop delay p99**: `monitorEventLoopDelay` (10 ms resolution) over the batch. **client CPU**: user + system CPU of the client process over the batch ÷ C. **peak RSS**: the process maximum. **retained after GC**: heap after the batch (results dropped, two GCs) minus the heap before it, ÷ C; it includes the idle keep-alive connections the client still holds, and it is noise at small C.',
+    '',
+  );
+  if (load === undefined || load.error) {
+    lines.push(`Not measured: ${load?.error ?? 'suite not run'}`, '');
+    return;
+  }
+  const notes = [];
+  figuresTable(load, lines, notes);
+  if (notes.length > 0) lines.push(...notes, '');
+  lines.push('Ratios (lower is better for agcore), round by round:', '');
+  ratioTable(load, lines);
+  if (load.plan.limited !== undefined) limitedTable(load, lines);
+  targets(load, summary);
+}
