@@ -180,7 +180,7 @@ function send(response, reply) {
  *   `mark()` starts a new measurement window (the peak of open connections restarts from the
  *   current count) and returns the counters; `stats()` returns them. Counters are cumulative:
  *   `accepted` connections, `open` now, `peakOpen` since the mark, `requests`, `refused` and
- *   the `lastRefusal`, all for the measured port.
+ *   the `lastRefusal`, all for the measured port, and the `cpuMs` this process has used.
  */
 export async function startLoadServer(options = {}) {
   const delayMs = options.delayMs ?? 20;
@@ -220,15 +220,19 @@ export async function startLoadServer(options = {}) {
     server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 });
     await once(server, 'listening');
   }
+  const snapshot = () => {
+    const cpu = process.cpuUsage();
+    return { ...counters, cpuMs: (cpu.user + cpu.system) / 1000 };
+  };
   const url = (server) => `http://127.0.0.1:${server.address().port}/v1`;
   return {
     baseURL: url(measured),
     warmBaseURL: url(warm),
     mark() {
       counters.peakOpen = counters.open;
-      return { ...counters };
+      return snapshot();
     },
-    stats: () => ({ ...counters }),
+    stats: () => snapshot(),
     close: async () => {
       for (const server of [measured, warm]) {
         server.closeAllConnections();

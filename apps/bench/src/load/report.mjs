@@ -56,35 +56,57 @@ function errorsCell(runs) {
   return `**${count(total / runs.length)}**${runs.length > 1 ? ' per run' : ''} (${[...codes].join(', ')})`;
 }
 
+function batchCell(runs) {
+  const batch = runs.map((run) => run.batchMs);
+  if (runs.length === 1) return ms(batch[0]);
+  return `${ms(median(batch))} (${ms(Math.min(...batch))}–${ms(Math.max(...batch))})`;
+}
+
+/** Retained memory is below the noise of one GC under this many conversations. */
+const RETAINED_FROM = 50;
+
+/** The columns of the figures table: title and cell (from the runs of one client at one C). */
+const columns = [
+  ['batch (ms)', (runs) => batchCell(runs)],
+  ['conversations/s', (runs) => count(medianOf(runs, (run) => run.conversationsPerSecond))],
+  ['p50 (ms)', (runs) => ms(medianOf(runs, (run) => run.p50Ms))],
+  ['p99 (ms)', (runs) => ms(medianOf(runs, (run) => run.p99Ms))],
+  ['errors', (runs) => errorsCell(runs)],
+  ['sockets opened', (runs) => count(medianOf(runs, (run) => run.server.socketsOpened))],
+  [
+    'sockets / conv.',
+    (runs, c) => medianOf(runs, (run) => run.server.socketsOpened / c).toFixed(2),
+  ],
+  ['event-loop delay p99 (ms)', (runs) => ms(medianOf(runs, (run) => run.loopDelayP99Ms))],
+  ['launch: calls (ms)', (runs) => ms(medianOf(runs, (run) => run.launchCallsMs))],
+  ['launch: loop blocked (ms)', (runs) => ms(medianOf(runs, (run) => run.launchBlockMs))],
+  ['client CPU / conv. (ms)', (runs) => ms(medianOf(runs, (run) => run.cpuMsPerConversation))],
+  ['server CPU (ms)', (runs) => ms(medianOf(runs, (run) => run.server.cpuMs))],
+  ['peak RSS (MB)', (runs) => mb(medianOf(runs, (run) => run.maxRssMb))],
+  [
+    'retained / conv. after GC (KB)',
+    (runs, c) =>
+      c < RETAINED_FROM ? '–' : mb(medianOf(runs, (run) => run.retainedKbPerConversation)),
+  ],
+];
+
 function figuresTable(load, lines, notes) {
   lines.push(
-    '| C | client | batch (ms) | conversations/s | p50 (ms) | p99 (ms) | errors | sockets opened | sockets / conv. | event-loop delay p99 (ms) | launch block (ms) | client CPU / conv. (ms) | peak RSS (MB) | retained / conv. after GC (KB) |',
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| C | client | ${columns.map(([title]) => title).join(' | ')} |`,
+    `| ---: | --- |${' ---: |'.repeat(columns.length)}`,
   );
   for (const concurrency of load.plan.concurrency) {
     for (const client of load.plan.clients) {
       const { ok, failed } = runsOf(load, client, concurrency);
-      for (const run of failed)
-        notes.push(
-          `- ${label(client)} at C = ${concurrency}: **could not be measured**: ${run.error}`,
-        );
+      const where = `${label(client)} at C = ${concurrency}`;
+      for (const run of failed) notes.push(`- ${where}: **could not be measured**: ${run.error}`);
       if (ok.length === 0) continue;
-      const batch = ok.map((run) => run.batchMs);
-      const batchCell =
-        ok.length === 1
-          ? ms(batch[0])
-          : `${ms(median(batch))} (${ms(Math.min(...batch))}–${ms(Math.max(...batch))})`;
       const first = ok.find((run) => run.errors.first !== undefined)?.errors.first;
-      if (first !== undefined)
-        notes.push(`- ${label(client)} at C = ${concurrency}, first error: \`${first}\``);
+      if (first !== undefined) notes.push(`- ${where}, first error: \`${first}\``);
       const refused = ok.find((run) => run.server.refused > 0)?.server.lastRefusal;
-      if (refused !== undefined)
-        notes.push(
-          `- ${label(client)} at C = ${concurrency}: the server refused a request: ${refused}`,
-        );
-      lines.push(
-        `| ${count(concurrency)} | ${label(client)} | ${batchCell} | ${count(medianOf(ok, (run) => run.conversationsPerSecond))} | ${ms(medianOf(ok, (run) => run.p50Ms))} | ${ms(medianOf(ok, (run) => run.p99Ms))} | ${errorsCell(ok)} | ${count(medianOf(ok, (run) => run.server.socketsOpened))} | ${medianOf(ok, (run) => run.server.socketsOpened / concurrency).toFixed(2)} | ${ms(medianOf(ok, (run) => run.loopDelayP99Ms))} | ${ms(medianOf(ok, (run) => run.launchBlockMs))} | ${ms(medianOf(ok, (run) => run.cpuMsPerConversation))} | ${mb(medianOf(ok, (run) => run.maxRssMb))} | ${mb(medianOf(ok, (run) => run.retainedKbPerConversation))} |`,
-      );
+      if (refused !== undefined) notes.push(`- ${where}: the server refused a request: ${refused}`);
+      const cells = columns.map(([, cell]) => cell(ok, concurrency));
+      lines.push(`| ${count(concurrency)} | ${label(client)} | ${cells.join(' | ')} |`);
     }
   }
   lines.push('');
@@ -201,7 +223,7 @@ export function loadSection(results, lines, summary) {
   lines.push(
     `C conversations of the tool-loop script (5 model requests, 5 tool calls) are started at once in one client process, and the batch runs until the last ends. The scripted server runs in a process of its own and answers every request ${load?.plan.delayMs ?? 20} ms after it arrived (a model that thinks), from the bytes of the bench's scripted server, checking each request against the script. Every (client, C) runs in a fresh process (Node 22, \`--expose-gc\`) after ${load?.plan.warmup ?? '–'} warm-up conversations of the same client, which its \`fetch\` sends to another port (another origin, so no warm connection is pooled for the batch); one provider, tool set or agent per process, shared by the conversations; agcore builds a new \`LlmCycle\` per conversation. Clients take turns, the order rotating from one C and round to the next; figures are medians over the rounds (${load?.plan.rounds ?? '–'}) (batch time: median and range), ratios are taken round by round against the floor measured in the same round.`,
     '',
-    '- **sockets opened**: connections the server accepted during the batch (all were still open at its end: the clients keep them alive). **launch block**: from starting the batch until the first macrotask runs (the event loop is blocked while the C submit calls run synchronously). **event-loop delay p99**: `monitorEventLoopDelay` (10 ms resolution) over the batch. **client CPU**: user + system CPU of the client process over the batch ÷ C. **peak RSS**: the process maximum. **retained after GC**: heap after the batch (results dropped, two GCs) minus the heap before it, ÷ C; it includes the idle keep-alive connections the client still holds, and it is noise at small C.',
+    `- **sockets opened**: connections the server accepted during the batch (all were still open at its end: the clients keep them alive). **launch**: *calls* is the time the C calls take to return (their synchronous part); *loop blocked* is the time from starting the batch until the first macrotask runs (the calls plus the microtasks they queued: the event loop serves nothing else meanwhile). **event-loop delay p99**: \`monitorEventLoopDelay\` (10 ms resolution) over the batch. **client CPU**: user + system CPU of the client process over the batch ÷ C (all its threads: JIT and GC helpers too). **server CPU**: the server process's CPU over the batch, to show it was not the bottleneck. **peak RSS**: the process maximum. **retained after GC**: heap after the batch (results dropped, two GCs) minus the heap before it, ÷ C; it includes the idle keep-alive connections the client still holds; below C = ${RETAINED_FROM} it is within the noise of a GC and not shown.`,
     '',
   );
   if (load === undefined || load.error) {

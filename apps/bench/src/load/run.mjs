@@ -105,6 +105,7 @@ function runClient(server, job, { openFiles, timeoutMs }) {
           peakOpen: end.peakOpen,
           requests: end.requests - start.requests,
           refused: end.refused - start.refused,
+          cpuMs: end.cpuMs - start.cpuMs,
           lastRefusal: end.refused > start.refused ? end.lastRefusal : undefined,
         };
       }
