@@ -21,21 +21,23 @@ async function startServerProcess(delayMs) {
   });
   const pending = new Map();
   let nextId = 0;
+  let exited;
   const ready = await new Promise((resolve, reject) => {
     child.on('message', (message) => {
       if (message.type === 'ready') resolve(message);
       else pending.get(message.id)?.(message.stats);
     });
     child.once('exit', (code, signal) => {
-      const error = new Error(`the load server exited (${code ?? signal}): ${stderr.trim()}`);
-      reject(error);
-      for (const settle of pending.values()) settle({ error: error.message });
+      exited = `the load server exited (${code ?? signal}): ${stderr.trim()}`;
+      reject(new Error(exited));
+      for (const settle of pending.values()) settle({ error: exited });
     });
   });
   return {
     ...ready,
     request: (type) =>
       new Promise((resolve) => {
+        if (exited !== undefined) return resolve({ error: exited });
         const id = nextId++;
         pending.set(id, (stats) => {
           pending.delete(id);
@@ -100,6 +102,10 @@ function runClient(server, job, { openFiles, timeoutMs }) {
       }
       if (before !== undefined && result.error === undefined) {
         const [start, end] = [await before, await server.request('stats')];
+        if (start.error || end.error) {
+          resolve({ error: start.error ?? end.error });
+          return;
+        }
         result.server = {
           socketsOpened: end.accepted - start.accepted,
           peakOpen: end.peakOpen,
