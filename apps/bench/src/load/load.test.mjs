@@ -153,7 +153,7 @@ describe('load report', () => {
     loadSection({ load }, lines, summary);
     const text = summary.join('\n');
     expect(text).toContain(
-      'C = 200, batch time: agcore ÷ bare fetch loop **missed** (1.12× > 1.05×); agcore streamed ÷ bare SSE loop met (0.99× ≤ 1.00×)',
+      'C = 200, batch time: agcore ÷ bare fetch loop **missed** (1.12× > 1.05×), *not conclusive*: the rounds range 1.04–1.20×; agcore streamed ÷ bare SSE loop met (0.99× ≤ 1.00×).',
     );
     expect(text).toContain('agcore **missed** (159 of 1,000 completed); agcore streamed met');
     expect(lines.join('\n')).toContain('| 200 | 1.12× (1.04–1.20) | 0.56× (0.52–0.60) |');

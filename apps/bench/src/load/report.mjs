@@ -181,11 +181,24 @@ function socketsVerdict(load, client, concurrency) {
   return value <= 1 ? `met (${value.toFixed(2)})` : `**missed** (${value.toFixed(2)})`;
 }
 
+/**
+ * The verdict on the median of the rounds' ratios, flagged as not conclusive when the rounds
+ * fall on both sides of the target (a busy machine: the median alone would decide by chance).
+ */
+function roundsVerdict(values, target) {
+  const text = verdict(median(values), target);
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  if (values.length < 2 || high <= target || low > target) return text;
+  return `${text}, *not conclusive*: the rounds range ${low.toFixed(2)}–${high.toFixed(2)}×`;
+}
+
 function targets(load, summary) {
-  const at = (concurrency, top, bottom) => median(roundRatios(load, concurrency, top, bottom));
+  const at = (concurrency, top, bottom, target) =>
+    roundsVerdict(roundRatios(load, concurrency, top, bottom), target);
   for (const concurrency of [200, 1000]) {
     summary.push(
-      `- Load, C = ${count(concurrency)}, batch time: agcore ÷ bare fetch loop ${verdict(at(concurrency, 'agcore', 'bare'), 1.05)}; agcore streamed ÷ bare SSE loop ${verdict(at(concurrency, 'agcore-stream', 'sse'), 1.0)}.`,
+      `- Load, C = ${count(concurrency)}, batch time: agcore ÷ bare fetch loop ${at(concurrency, 'agcore', 'bare', 1.05)}; agcore streamed ÷ bare SSE loop ${at(concurrency, 'agcore-stream', 'sse', 1.0)}.`,
     );
   }
   const limited = load.plan.limited;
@@ -221,9 +234,9 @@ export function loadSection(results, lines, summary) {
   const load = results.load;
   lines.push('## 5. Load: C conversations at once', '');
   lines.push(
-    `C conversations of the tool-loop script (5 model requests, 5 tool calls) are started at once in one client process, and the batch runs until the last ends. The scripted server runs in a process of its own and answers every request ${load?.plan.delayMs ?? 20} ms after it arrived (a model that thinks), from the bytes of the bench's scripted server, checking each request against the script. Every (client, C) runs in a fresh process (Node 22, \`--expose-gc\`) after ${load?.plan.warmup ?? '–'} warm-up conversations of the same client, which its \`fetch\` sends to another port (another origin, so no warm connection is pooled for the batch); one provider, tool set or agent per process, shared by the conversations; agcore builds a new \`LlmCycle\` per conversation. Clients take turns, the order rotating from one C and round to the next; figures are medians over the rounds (${load?.plan.rounds ?? '–'}) (batch time: median and range), ratios are taken round by round against the floor measured in the same round.`,
+    `C conversations of the tool-loop script (5 model requests, 5 tool calls) are started at once in one client process, and the batch runs until the last ends. The scripted server runs in a process of its own and answers every request ${load?.plan.delayMs ?? 20} ms after it arrived (a model that thinks), from the bytes of the bench's scripted server, checking each request against the script. Every (client, C) runs in a fresh process (Node 22, \`--expose-gc\`) after ${load?.plan.warmup ?? '–'} warm-up conversations of the same client, which its \`fetch\` sends to another port (another origin, so no warm connection is pooled for the batch); one provider, tool set or agent per process, shared by the conversations; agcore builds a new \`LlmCycle\` per conversation; retries are off for every client (\`maxRetries: 0\`), so a failed request shows as an error. Clients take turns, the order rotating from one C and round to the next; figures are medians over the rounds (${load?.plan.rounds ?? '–'}) (batch time: median and range), ratios are taken round by round against the floor measured in the same round.`,
     '',
-    `- **sockets opened**: connections the server accepted during the batch (all were still open at its end: the clients keep them alive). **launch**: *calls* is the time the C calls take to return (their synchronous part); *loop blocked* is the time from starting the batch until the first macrotask runs (the calls plus the microtasks they queued: the event loop serves nothing else meanwhile). **event-loop delay p99**: \`monitorEventLoopDelay\` (10 ms resolution) over the batch. **client CPU**: user + system CPU of the client process over the batch ÷ C (all its threads: JIT and GC helpers too). **server CPU**: the server process's CPU over the batch, to show it was not the bottleneck. **peak RSS**: the process maximum. **retained after GC**: heap after the batch (results dropped, two GCs) minus the heap before it, ÷ C; it includes the idle keep-alive connections the client still holds; below C = ${RETAINED_FROM} it is within the noise of a GC and not shown.`,
+    `- **sockets opened**: connections the server accepted during the batch (all were still open at its end: the clients keep them alive). **launch**: *calls* is the time the C calls take to return (their synchronous part); *loop blocked* is the time from starting the batch until the first macrotask runs (the calls plus the microtasks they queued: the event loop serves nothing else meanwhile). **event-loop delay p99**: \`monitorEventLoopDelay\` (10 ms resolution) over the batch. **client CPU**: user + system CPU of the client process over the batch ÷ C (all its threads: JIT and GC helpers too). **server CPU**: the server process's CPU over the batch, to show whether it could have been the bottleneck. **peak RSS**: the process maximum. **retained after GC**: heap after the batch (results dropped, two GCs) minus the heap before it, ÷ C; it includes the idle keep-alive connections the client still holds; below C = ${RETAINED_FROM} it is within the noise of a GC and not shown.`,
     '',
   );
   if (load === undefined || load.error) {
