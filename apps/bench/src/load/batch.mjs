@@ -27,18 +27,8 @@ function settleAll(promises, timeoutMs) {
   return Promise.race([Promise.allSettled(promises), timeout]).finally(() => clearTimeout(timer));
 }
 
-/**
- * Starts `concurrency` conversations at once (each a call of `conversation()`, synchronously
- * one after the other, as a server handling a burst would) and waits for them all.
- * A conversation counts as completed when it resolves to `expected`; anything else (a
- * rejection, a wrong answer, not settling within `timeoutMs`) is an error.
- * @returns {Promise<object>} the figures of the batch (milliseconds, MB, KB)
- */
-export async function runBatch(conversation, { concurrency, expected, timeoutMs = 120_000 }) {
-  gc();
-  gc();
-  const heapBefore = heapUsed();
-  const latencies = [];
+/** Errors of a batch: `{ count, first, codes }`, and `fail(error)` that counts one. */
+function errorTally() {
   const errors = { count: 0, first: undefined, codes: {} };
   const fail = (error) => {
     errors.count++;
@@ -46,17 +36,15 @@ export async function runBatch(conversation, { concurrency, expected, timeoutMs 
     const code = codeOf(error);
     errors.codes[code] = (errors.codes[code] ?? 0) + 1;
   };
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  let launchBlockMs = Number.NaN;
-  loopDelay.enable();
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  setImmediate(() => {
-    launchBlockMs = performance.now() - start;
-  });
-  let promises = new Array(concurrency);
-  // Two launch figures: how long the C calls take to return (their synchronous part), and how
-  // long until the first macrotask runs (that, plus the microtasks they queued).
+  return { errors, fail };
+}
+
+/**
+ * Calls `conversation()` `concurrency` times in one synchronous loop; each completed one adds
+ * its latency to `latencies`, each failure goes to `fail`. Returns the conversations' promises.
+ */
+function launch(conversation, concurrency, expected, latencies, fail) {
+  const promises = new Array(concurrency);
   for (let index = 0; index < concurrency; index++) {
     const begun = performance.now();
     let promise;
@@ -74,6 +62,33 @@ export async function runBatch(conversation, { concurrency, expected, timeoutMs 
     });
     promises[index].catch(fail);
   }
+  return promises;
+}
+
+/**
+ * Starts `concurrency` conversations at once (each a call of `conversation()`, synchronously
+ * one after the other, as a server handling a burst would) and waits for them all.
+ * A conversation counts as completed when it resolves to `expected`; anything else (a
+ * rejection, a wrong answer, not settling within `timeoutMs`) is an error.
+ * @returns {Promise<object>} the figures of the batch (milliseconds, MB, KB)
+ */
+export async function runBatch(conversation, { concurrency, expected, timeoutMs = 120_000 }) {
+  gc();
+  gc();
+  const heapBefore = heapUsed();
+  const latencies = [];
+  const { errors, fail } = errorTally();
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  let launchBlockMs = Number.NaN;
+  loopDelay.enable();
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  // Two launch figures: how long the C calls take to return (their synchronous part), and how
+  // long until the first macrotask runs (that, plus the microtasks they queued).
+  setImmediate(() => {
+    launchBlockMs = performance.now() - start;
+  });
+  let promises = launch(conversation, concurrency, expected, latencies, fail);
   const launchCallsMs = performance.now() - start;
   const outcome = await settleAll(promises, timeoutMs);
   const batchMs = performance.now() - start;
