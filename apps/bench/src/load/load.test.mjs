@@ -23,7 +23,7 @@ describe('load suite at C = 2', () => {
         warmup: 1,
         delayMs: 20,
         timeoutMs: 20_000,
-        limited: { clients: ['agcore'], concurrency: 2, openFiles: 1024, rounds: 1 },
+        limited: { clients: ['closing'], concurrency: 2, openFiles: 1024, rounds: 1 },
       },
       {
         clients: {
@@ -76,10 +76,11 @@ describe('load suite at C = 2', () => {
   });
 
   it('runs the limited client under the open-files limit it asked for', () => {
-    const run = find('agcore', true);
+    const run = find('closing', true);
     expect(run.openFilesLimit).toBe(1024);
     expect(run.completed).toBe(2);
-    expect(find('agcore').openFilesLimit).not.toBe(1024);
+    expect(run.server.socketsOpened).toBe(10);
+    expect(find('closing').openFilesLimit).not.toBe(1024);
   });
 
   it('reports a client that cannot run instead of skipping it', () => {
