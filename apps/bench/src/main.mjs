@@ -9,7 +9,11 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChatServer } from './chat-server.mjs';
+import { describe } from './errors.mjs';
+import { loadReadmeRow } from './load/report.mjs';
+import { runLoadSuite } from './load/run.mjs';
 import { ECHO_TEXT } from './mcp/server.mjs';
+import { keepOtherSuites, suiteNames } from './previous-run.mjs';
 import { renderReport } from './report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -20,8 +24,34 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex === -1 ? undefined : new Set(args[onlyIndex + 1].split(','));
+for (const name of only ?? []) {
+  if (!suiteNames.includes(name)) {
+    process.stderr.write(
+      `[bench] unknown suite '${name}' in --only; the suites: ${suiteNames.join(', ')}\n`,
+    );
+    process.exit(1);
+  }
+}
 const outIndex = args.indexOf('--out');
 const outPath = outIndex === -1 ? join(repoRoot, 'docs', 'benchmarks.md') : args[outIndex + 1];
+
+/** The load suite's plan: every client at each C, then C = 1 000 under `ulimit -n 1024`. */
+function loadPlan({ concurrency, rounds, warmup, limitedRounds }) {
+  return {
+    concurrency,
+    clients: ['bare', 'sse', 'agcore', 'agcore-stream', 'ai-sdk', 'openai-agents'],
+    rounds,
+    warmup,
+    delayMs: 20,
+    timeoutMs: 120_000,
+    limited: {
+      clients: ['bare', 'sse', 'agcore', 'agcore-stream'],
+      concurrency: 1000,
+      openFiles: 1024,
+      rounds: limitedRounds,
+    },
+  };
+}
 
 /** Work per suite: the full run takes a few minutes on 2 cores; --quick is a smoke run. */
 const plan = quick
@@ -30,12 +60,14 @@ const plan = quick
       stream: { warmup: 2, rounds: 3, batch: 3, longBatch: 1 },
       memory: { count: 30 },
       mcp: { warmup: 20, rounds: 3, sequential: 50, concurrent: 200 },
+      load: loadPlan({ concurrency: [1, 50, 200], rounds: 1, warmup: 10, limitedRounds: 1 }),
     }
   : {
       loop: { warmup: 100, rounds: 21, batch: 40 },
       stream: { warmup: 20, rounds: 21, batch: 20, longBatch: 3 },
       memory: { count: 500 },
       mcp: { warmup: 500, rounds: 15, sequential: 300, concurrent: 200 },
+      load: loadPlan({ concurrency: [1, 50, 200, 1000], rounds: 3, warmup: 50, limitedRounds: 2 }),
     };
 
 const frameworks = ['bare', 'agcore', 'ai-sdk', 'openai-agents'];
@@ -118,7 +150,7 @@ const server = await startChatServer();
 const results = { plan, machine, quick };
 try {
   if (wanted('loop')) {
-    log('1/4 tool loop: timing (all frameworks interleaved in one process)');
+    log('1/5 tool loop: timing (all frameworks interleaved in one process)');
     results.loop = await runWorker({
       suite: 'loop',
       baseURL: server.baseURL,
@@ -128,7 +160,7 @@ try {
     results.loopMemory = {};
     for (const framework of frameworks) {
       if (results.loop.failures?.[framework]) continue;
-      log(`1/4 tool loop: peak memory of ${framework} (own process)`);
+      log(`1/5 tool loop: peak memory of ${framework} (own process)`);
       results.loopMemory[framework] = await runWorker({
         suite: 'memory',
         mode: 'loop',
@@ -139,7 +171,7 @@ try {
     }
   }
   if (wanted('stream')) {
-    log('2/4 streaming: timing (all frameworks interleaved in one process)');
+    log('2/5 streaming: timing (all frameworks interleaved in one process)');
     results.stream = await runWorker({
       suite: 'stream',
       baseURL: server.baseURL,
@@ -148,7 +180,7 @@ try {
     });
   }
   if (wanted('mcp')) {
-    log('3/4 MCP: server-everything over stdio, every client in one process');
+    log('3/5 MCP: server-everything over stdio, every client in one process');
     results.mcp = await runWorker({
       suite: 'mcp',
       clients: mcpClients,
@@ -159,11 +191,19 @@ try {
   if (wanted('scale')) {
     results.scale = {};
     for (const framework of frameworks) {
-      log(`4/4 scale: ${framework}, 200 tools, 1000 turns (own process)`);
+      log(`4/5 scale: ${framework}, 200 tools, 1000 turns (own process)`);
       results.scale[framework] = await runWorker(
         { suite: 'scale', baseURL: server.baseURL, framework },
         quick ? 120_000 : 300_000,
       );
+    }
+  }
+  if (wanted('load')) {
+    log('5/5 load: C conversations at once, each client in its own process, the server in another');
+    try {
+      results.load = await runLoadSuite(plan.load, { log });
+    } catch (error) {
+      results.load = { error: describe(error) };
     }
   }
 } finally {
@@ -171,6 +211,7 @@ try {
   await server.close();
 }
 results.durationS = (Date.now() - started) / 1000;
+results.date = new Date(started).toISOString();
 results.machine.loadAtEnd = loadavg();
 
 const versions = Object.fromEntries(
@@ -200,11 +241,15 @@ try {
 } catch {
   reading = '';
 }
+if (only !== undefined) keepOtherSuites(results, outPath, only);
 const markdown = renderReport(results, reading);
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, markdown);
 log(`wrote ${outPath} in ${results.durationS.toFixed(0)} s`);
 process.stdout.write(`${markdown.split('\n## Reading')[0]}\n`);
+const readmeRow = loadReadmeRow(results.load);
+if (readmeRow !== undefined && results.kept?.suites.includes('load') !== true)
+  log(`the root README's "How fast" row for this run:\n${readmeRow}`);
 if (results.serverStats.errors > 0)
   log(
     `the scripted server refused ${results.serverStats.errors} requests: ${results.serverStats.lastError}`,

@@ -1,4 +1,6 @@
 // Turns the results of a run into docs/benchmarks.md.
+import { count, mb, ms, percent, ratio, us, verdict } from './format.mjs';
+import { loadSection } from './load/report.mjs';
 import { median, spread } from './stats.mjs';
 
 const labels = {
@@ -22,30 +24,11 @@ const mcpLabels = {
   langchain: '`@langchain/mcp-adapters` tool `invoke`',
 };
 
-const ms = (value) =>
-  Number.isFinite(value)
-    ? value >= 100
-      ? value.toFixed(0)
-      : value.toFixed(value >= 10 ? 1 : 3)
-    : '–';
-const us = (value) => (Number.isFinite(value) ? `${(value * 1000).toFixed(0)} µs` : '–');
-const ratio = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
-const percent = (value) => (Number.isFinite(value) ? `±${((value * 100) / 2).toFixed(0)}%` : '–');
-const mb = (value) => (Number.isFinite(value) ? value.toFixed(1) : '–');
-const count = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–');
-
 function failureLines(failures, names) {
   return Object.entries(failures ?? {}).map(
     ([name, why]) =>
       `- ${names[name] ?? name}: **could not be measured**: ${why.replaceAll('\n', ' ')}`,
   );
-}
-
-function verdict(value, target) {
-  if (!Number.isFinite(value)) return 'not measured';
-  return value <= target
-    ? `met (${ratio(value)} ≤ ${ratio(target)})`
-    : `**missed** (${ratio(value)} > ${ratio(target)})`;
 }
 
 function loopSection(results, lines, summary) {
@@ -197,6 +180,19 @@ function scaleSection(results, lines) {
   lines.push('', ...failures, '');
 }
 
+function loadServerText(load) {
+  const runs = (load?.runs ?? []).filter((run) => run.server !== undefined);
+  if (runs.length === 0) return '';
+  const requests = runs.reduce((sum, run) => sum + run.server.requests, 0);
+  const refused = runs.reduce((sum, run) => sum + run.server.refused, 0);
+  return ` The load suite's server, which checks the same way: ${requests.toLocaleString('en-US')} requests in the measured batches, ${refused} refused.`;
+}
+
+function loadPlanText(load) {
+  if (load === undefined) return '';
+  return `; load ${load.rounds} round(s) at C = ${load.concurrency.join(', ')} after ${load.warmup} warm-up conversations, server delay ${load.delayMs} ms${load.limited ? `, and ${load.limited.rounds} at C = ${load.limited.concurrency} under \`ulimit -n ${load.limited.openFiles}\`` : ''}`;
+}
+
 /** The markdown of docs/benchmarks.md. */
 export function renderReport(results, reading) {
   const lines = [];
@@ -207,24 +203,30 @@ export function renderReport(results, reading) {
     '',
     '<!-- Written by apps/bench (`pnpm bench:peers`); edit apps/bench/src/reading.md for the reading, not this file. -->',
     '',
-    'Measured side by side in one run, on the same machine, under the same Node 22 binary: a local Chat Completions server on 127.0.0.1 answers instantly from a script (real wire format: JSON completions, SSE chunks with tool-call deltas by index, a usage chunk, `[DONE]`), so the figures are each framework’s own overhead. Every figure is the median of several rounds after a warm-up; in the tool-loop and streaming suites the frameworks alternate conversation by conversation (the order rotating each time), so that a busy neighbour, garbage collection and JIT state fall on them all alike. “Spread” is half the interquartile range of the rounds relative to the median: when it is large the machine was busy and the ratios are less sure than they look.',
+    'Measured side by side in one run, on the same machine, under the same Node 22 binary: a local Chat Completions server on 127.0.0.1 answers instantly from a script (after 20 ms in the load suite; real wire format: JSON completions, SSE chunks with tool-call deltas by index, a usage chunk, `[DONE]`), so the figures are each framework’s own overhead. Every figure is the median of several rounds after a warm-up; in the tool-loop and streaming suites the frameworks alternate conversation by conversation (the order rotating each time), so that a busy neighbour, garbage collection and JIT state fall on them all alike. “Spread” is half the interquartile range of the rounds relative to the median: when it is large the machine was busy and the ratios are less sure than they look.',
     '',
   );
   if (results.quick)
     lines.push('> **Quick run (`--quick`)**: too few rounds for the figures to mean much.', '');
+  if (results.kept !== undefined)
+    lines.push(
+      `> **Partial run (\`--only\`)**: the figures of ${results.kept.suites.join(', ')} come from the run of ${results.kept.date ?? 'an earlier date'} recorded in the previous version of this file; every ratio still compares figures of one run.`,
+      '',
+    );
   const body = [];
   loopSection(results, body, summary);
   streamSection(results, body, summary);
   mcpSection(results, body, summary);
   scaleSection(results, body);
+  loadSection(results, body, summary);
   lines.push('## Targets', '', ...summary, '', ...body);
   lines.push(
     '## Setup',
     '',
     `- Machine: ${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGiB.toFixed(1)} GiB, ${machine.platform}; load average at start ${machine.loadAtStart.map((n) => n.toFixed(2)).join(' / ')}, at end ${machine.loadAtEnd.map((n) => n.toFixed(2)).join(' / ')} (the machine is shared).`,
     `- Runtime: Node ${machine.node} for the bench, every framework and every MCP server child.`,
-    `- Run: ${results.durationS.toFixed(0)} s; rounds: tool loop ${results.plan.loop.rounds} × ${results.plan.loop.batch} conversations after ${results.plan.loop.warmup} warm-up ones; streaming ${results.plan.stream.rounds} × ${results.plan.stream.batch} (+ ${results.plan.stream.longBatch} long replies); peak memory ${results.plan.memory.count} conversations per framework; MCP ${results.plan.mcp.rounds} rounds after ${results.plan.mcp.warmup} warm-up calls.`,
-    `- Scripted server: ${results.serverStats.requests.toLocaleString('en-US')} requests, ${results.serverStats.errors} refused${results.serverStats.errors ? ` (last: ${results.serverStats.lastError})` : ''}. It checks every request (the tools sent, one tool message per call with the right \`tool_call_id\`), so a framework that skipped work would have failed, not looked fast.`,
+    `- Run: ${results.durationS.toFixed(0)} s; rounds: tool loop ${results.plan.loop.rounds} × ${results.plan.loop.batch} conversations after ${results.plan.loop.warmup} warm-up ones; streaming ${results.plan.stream.rounds} × ${results.plan.stream.batch} (+ ${results.plan.stream.longBatch} long replies); peak memory ${results.plan.memory.count} conversations per framework; MCP ${results.plan.mcp.rounds} rounds after ${results.plan.mcp.warmup} warm-up calls${loadPlanText(results.plan.load)}.`,
+    `- Scripted server: ${results.serverStats.requests.toLocaleString('en-US')} requests, ${results.serverStats.errors} refused${results.serverStats.errors ? ` (last: ${results.serverStats.lastError})` : ''}. It checks every request (the tools sent, one tool message per call with the right \`tool_call_id\`), so a framework that skipped work would have failed, not looked fast.${loadServerText(results.load)}`,
     '- Tools: the same JSON Schemas for everyone (`jsonSchema()` for the AI SDK, strict JSON-Schema `tool()` for the Agents SDK, `defineTool` + `ToolRegistry` for agcore, which validates arguments with ajv before running a tool). Retries off where the framework allows (`maxRetries: 0`); Agents SDK tracing disabled.',
     '',
     '| package | version |',
@@ -236,7 +238,7 @@ export function renderReport(results, reading) {
     '```sh',
     'pnpm install',
     'pnpm bench:peers            # builds the workspace packages it needs, then runs under Node 22 (npx -y node@22)',
-    'pnpm bench:peers -- --quick # a one-minute smoke run; --only loop,stream,mcp,scale runs some suites',
+    'pnpm bench:peers -- --quick # a smoke run; --only loop,stream,mcp,scale,load runs some suites (the others are kept from this file)',
     '```',
     '',
     'The raw figures of the run (every round) are at the end of this file.',

@@ -1,6 +1,8 @@
 // One measurement, in a child process of the bench (Node 22, --expose-gc). The parent passes
 // the job as JSON in argv[2]; the worker prints `RESULT <json>` as its last stdout line.
 // Frameworks that fail to load or to complete the script are reported, never skipped silently.
+
+import { describe } from './errors.mjs';
 import { LONG_DELTAS, longAnswer, loopAnswer, SCALE_TURNS, scaleAnswer } from './scenario.mjs';
 import { rotate } from './stats.mjs';
 
@@ -17,14 +19,6 @@ function timedFetch(input, init) {
     marks.responseAt = performance.now();
     return response;
   });
-}
-
-function describe(error) {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
-    return `${error.name}: ${error.message}${cause}`.slice(0, 500);
-  }
-  return String(error).slice(0, 500);
 }
 
 async function loadFramework(name) {

@@ -39,8 +39,17 @@ export async function create({ baseURL, fetch }) {
   const provider = createOpenAICompatibleProvider({ baseURL, apiKey: 'bench-key', fetch });
   const loopRegistry = registryOf(loopToolSchemas, (name) => loopToolImplementations[name]);
   const scaleRegistry = registryOf(scaleToolSchemas, () => scaleToolImplementation);
+  // Retries off, as for the other frameworks (`maxRetries: 0`): a failed request must show as
+  // an error, not as a slower conversation (under `ulimit -n` agcore's default 3 retries with
+  // backoff hide EMFILE).
   const cycle = (model, maxTurns = 10) =>
-    new LlmCycle({ provider, model, systemPrompt: SYSTEM_PROMPT, maxTurns });
+    new LlmCycle({
+      provider,
+      model,
+      systemPrompt: SYSTEM_PROMPT,
+      maxTurns,
+      retry: { maxRetries: 0 },
+    });
   const stream = async (model, onText) => {
     const conversation = cycle(model);
     for await (const event of conversation.submitStreamWithTools(PROMPT, loopRegistry)) {
