@@ -63,13 +63,36 @@ describe('idleTimeoutMs: time without a byte', () => {
     expect(error.message).toMatch(/raise idleTimeoutMs/);
   });
 
-  it('non-streamed: the idle limit starts with the headers; before them the total limit applies', async () => {
-    // A server computing a whole answer sends nothing until it is ready.
-    server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
-    const response = await provider({ idleTimeoutMs: 100 }).chat(request);
-    expect(response.message.content).toBe('Thought long.');
+  it('non-streamed: a server that accepts and never answers fails in idleTimeoutMs (tool loop)', async () => {
+    // The total limit (10 min by default) must not be what ends it: the idle limit runs from
+    // the moment the request is sent, as for streams.
     server.reply({ kind: 'hang' });
-    const error = await failure(provider({ idleTimeoutMs: 100 }).chat(request, { timeoutMs: 200 }));
+    const cycle = new LlmCycle({ provider: provider(), model: 'm', retry: { maxRetries: 0 } });
+    const registry = new ToolRegistry();
+    const error = await failure(cycle.submitWithTools('Hello?', registry, { idleTimeoutMs: 300 }));
+    expect(error).toBeInstanceOf(LlmError);
+    expect(error.code).toBe('timeout');
+    expect(error.message).toContain('idleTimeoutMs (300 ms)');
+    expect(error.message).toContain('while waiting for the answer');
+    expect(cycle.messages()).toEqual([]);
+  });
+
+  it('non-streamed: a whole answer that takes longer than idleTimeoutMs to come needs a larger one', async () => {
+    // Such a server sends nothing until the whole answer is ready: the README says so.
+    server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
+    const error = await failure(provider({ idleTimeoutMs: 100 }).chat(request));
+    expect(error.code).toBe('timeout');
+    expect(error.message).toContain('idleTimeoutMs (100 ms)');
+    server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
+    const response = await provider({ idleTimeoutMs: 100 }).chat(request, { idleTimeoutMs: 5_000 });
+    expect(response.message.content).toBe('Thought long.');
+  });
+
+  it('non-streamed: the total limit still applies when it is the shorter one', async () => {
+    server.reply({ kind: 'hang' });
+    const error = await failure(
+      provider({ idleTimeoutMs: 60_000 }).chat(request, { timeoutMs: 200 }),
+    );
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('timeoutMs (200 ms, the total limit)');
   });

@@ -1,4 +1,4 @@
-import { redactError, settleWithin } from '@agcore/tools-core';
+import { redactError } from '@agcore/tools-core';
 import type {
   ChatCallOptions,
   ChatChunk,
@@ -6,9 +6,15 @@ import type {
   ChatRequest,
   ChatResponse,
 } from './chat-provider.js';
-import { BodyReader, checkContentLength, parseJsonAnswer } from './http/body-reader.js';
+import {
+  BodyReader,
+  checkContentLength,
+  parseJsonAnswer,
+  type Reading,
+} from './http/body-reader.js';
+import { nextTurn } from './http/connection-release.js';
 import { type Endpoint, resolveEndpoint } from './http/endpoint.js';
-import { StreamedAnswer, type StreamReading } from './http/event-stream-reader.js';
+import { StreamedAnswer } from './http/event-stream-reader.js';
 import { Exchange, type ExchangeLimits } from './http/exchange.js';
 import { httpError, isRedirect, redirected } from './http/http-error.js';
 import { LlmError } from './llm-error.js';
@@ -30,8 +36,8 @@ export interface OpenAICompatibleProviderOptions {
   readonly fetch?: typeof globalThis.fetch;
   /**
    * Gives up when the server sends no byte for this long, in ms (default 60 000; `Infinity`:
-   * never): from the request on for streams, from the response headers on for non-streamed
-   * requests (their server sends nothing until the whole answer is ready).
+   * never), from the moment the request is sent. A non-streamed answer sends no byte until it is
+   * complete: long non-streamed generations need a larger value (or streaming).
    */
   readonly idleTimeoutMs?: number;
   /** Gives up when a whole request takes longer, in ms (default: none for streams, 600 000 otherwise). */
@@ -78,8 +84,6 @@ class OpenAICompatibleProvider implements ChatProvider {
   readonly #maxResponseBytes: number;
   readonly #includeUsage: boolean;
   readonly #sendReasoning: SendReasoning;
-  /** The end of the last response, read in the background (see `#release`). */
-  #pendingRelease: Promise<void> | undefined;
 
   constructor(options: OpenAICompatibleProviderOptions) {
     this.#endpoint = resolveEndpoint(options);
@@ -101,7 +105,10 @@ class OpenAICompatibleProvider implements ChatProvider {
       const reading = this.#reading(exchange, response);
       if (reading.contentType.includes('json')) {
         const source = new BodyReader(response.body as ReadableStream<Uint8Array>, reading);
-        return parseJsonAnswer(await source.rest(), reading);
+        const answer = parseJsonAnswer(await source.rest(), reading);
+        // Read to its end: the connection is free on the next turn (see connection-release.ts).
+        await nextTurn();
+        return answer;
       }
       // An SSE answer to a non-streamed request (proxies that always stream): assembled.
       const answer = new StreamedAnswer(response.body as ReadableStream<Uint8Array>, reading);
@@ -111,6 +118,7 @@ class OpenAICompatibleProvider implements ChatProvider {
           const last = batch[batch.length - 1];
           if (last?.type === 'response') final = last.response;
         }
+        await answer.release();
         return final as ChatResponse;
       } finally {
         answer.close();
@@ -145,6 +153,8 @@ class OpenAICompatibleProvider implements ChatProvider {
       );
       for (let batch = await answer.next(); batch !== undefined; batch = await answer.next())
         yield batch;
+      // The next request of this conversation must find the connection back in the pool.
+      await answer.release();
     } catch (error) {
       throw this.#clean(error, exchange);
     } finally {
@@ -161,16 +171,15 @@ class OpenAICompatibleProvider implements ChatProvider {
         this.#timeoutMs ??
         (stream ? Number.POSITIVE_INFINITY : defaultWholeTimeoutMs),
     };
-    return new Exchange(options.signal, limits, this.#endpoint.shown, stream);
+    return new Exchange(options.signal, limits, this.#endpoint.shown);
   }
 
-  #reading(exchange: Exchange, response: Response): StreamReading {
-    const reading: StreamReading = {
+  #reading(exchange: Exchange, response: Response): Reading {
+    const reading: Reading = {
       exchange,
       endpoint: this.#endpoint,
       maxResponseBytes: this.#maxResponseBytes,
       contentType: response.headers.get('content-type') ?? '',
-      afterDone: (source) => this.#release(source),
     };
     checkContentLength(response, reading);
     if (response.body === null) {
@@ -183,7 +192,6 @@ class OpenAICompatibleProvider implements ChatProvider {
   }
 
   async #post(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
-    if (this.#pendingRelease !== undefined) await this.#pendingRelease;
     const body = requestBody(request, {
       stream,
       includeUsage: this.#includeUsage,
@@ -211,33 +219,6 @@ class OpenAICompatibleProvider implements ChatProvider {
     return response;
   }
 
-  /**
-   * After `[DONE]` the response is handed over at once and its end is read in the background:
-   * servers end the response right after `[DONE]`, and reading that end lets `fetch` keep the
-   * connection alive; a server that holds the stream open is cut after 50 ms. The next request
-   * of this provider waits for that end and for the turn of the event loop on which Node's fetch
-   * (undici) puts the connection back in the pool, so a streamed tool loop keeps to one
-   * connection. (The non-streamed path does not wait: the turn costs more than a connection.)
-   */
-  #release(source: BodyReader): void {
-    const pending = (async () => {
-      const turn = nextTurn();
-      const read = source.reader.read().then(
-        (result) => result.done,
-        () => false,
-      );
-      // Usually the end came with [DONE]: it is read before the next turn, which frees the socket.
-      const ended = await Promise.race([read, turn.then(() => undefined)]);
-      if (ended === true) await turn;
-      else if (ended === false || !((await settleWithin(read, 50)) && (await read)))
-        source.cancel();
-      else await nextTurn();
-    })().finally(() => {
-      if (this.#pendingRelease === pending) this.#pendingRelease = undefined;
-    });
-    this.#pendingRelease = pending;
-  }
-
   /** The error as the caller sees it: mapped by the exchange, every secret taken out. */
   #clean(error: unknown, exchange: Exchange): unknown {
     const mapped = LlmError.isInstance(error)
@@ -245,14 +226,6 @@ class OpenAICompatibleProvider implements ChatProvider {
       : exchange.failure(error, 'reading the response');
     return this.#endpoint.hasSecrets ? redactError(mapped, this.#endpoint.redact) : mapped;
   }
-}
-
-/** Resolves on the next turn of the event loop (`setImmediate` where there is one). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof globalThis.setImmediate === 'function') globalThis.setImmediate(resolve);
-    else setTimeout(resolve, 0);
-  });
 }
 
 /**

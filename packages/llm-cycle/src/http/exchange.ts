@@ -59,11 +59,11 @@ const clock = new ExchangeClock();
  * finalization registry) costs several percent of a fast tool loop, so the limits do without
  * one. Before the headers, `guard` gives up on the request when a limit runs out (undici frees
  * the socket when the server answers, or at its own headers timeout of 300 s); a body being read
- * is cancelled (`whenExpired`), which closes the connection at once. A streamed request's idle
- * limit runs from the start (a streaming server answers at once); a non-streamed one's starts
- * with the headers (such a server sends nothing until the whole answer is ready), the total
- * limit covering the wait before them. A read only notes the time (`touch`): a fast stream costs
- * no timer work per read.
+ * is cancelled (`whenExpired`), which closes the connection at once. The idle limit runs from
+ * the moment the request is sent, streamed or not: a server that accepts the connection and
+ * never answers fails within it (a non-streamed answer sends no byte until it is complete, so a
+ * long one needs a larger idle limit, or streaming). A read only notes the time (`touch`): a
+ * fast stream costs no timer work per read.
  */
 export class Exchange {
   /** The signal to give `fetch`: the caller's, if any. */
@@ -72,33 +72,21 @@ export class Exchange {
   readonly #where: string;
   readonly #started = performance.now();
   #lastActivity = this.#started;
-  /** Whether the idle limit runs yet (from the start when streaming, else from the headers). */
-  #idle: boolean;
   #fired: 'idle' | 'total' | undefined;
   #onExpire: (() => void) | undefined;
 
   /** Starts the clocks of a request to `where` (the URL as messages show it). */
-  constructor(
-    callerSignal: AbortSignal | undefined,
-    limits: ExchangeLimits,
-    where: string,
-    streaming: boolean,
-  ) {
+  constructor(callerSignal: AbortSignal | undefined, limits: ExchangeLimits, where: string) {
     this.signal = callerSignal;
     this.#limits = limits;
     this.#where = where;
-    this.#idle = streaming;
-    const first = streaming ? Math.min(limits.idleTimeoutMs, limits.timeoutMs) : limits.timeoutMs;
+    const first = Math.min(limits.idleTimeoutMs, limits.timeoutMs);
     if (first !== Number.POSITIVE_INFINITY) clock.add(this, this.#started + first);
   }
 
-  /** Notes that bytes (or the headers) arrived: moves the idle deadline, and starts it. */
+  /** Notes that bytes (or the headers) arrived: moves the idle deadline. */
   touch(): void {
     this.#lastActivity = performance.now();
-    if (this.#idle || this.#fired !== undefined) return;
-    this.#idle = true;
-    if (this.#limits.idleTimeoutMs !== Number.POSITIVE_INFINITY)
-      clock.add(this, this.#lastActivity + this.#limits.idleTimeoutMs);
   }
 
   /** Stops the clocks; the request is over. */
@@ -137,9 +125,7 @@ export class Exchange {
   /** Fires the limit that ran out by `now`, or returns the next deadline. */
   check(now: number): number {
     const total = this.#started + this.#limits.timeoutMs;
-    const idle = this.#idle
-      ? this.#lastActivity + this.#limits.idleTimeoutMs
-      : Number.POSITIVE_INFINITY;
+    const idle = this.#lastActivity + this.#limits.idleTimeoutMs;
     if (total - now <= 0.5) this.#fire('total');
     else if (idle - now <= 0.5) this.#fire('idle');
     else return Math.min(total, idle);
@@ -158,8 +144,9 @@ export class Exchange {
         { cause: this.signal.reason ?? error },
       );
     }
-    if (this.#fired !== undefined) return this.#timeoutError(doing, error);
+    // Already mapped (a timeout says what it was waiting for when it fired).
     if (LlmError.isInstance(error)) return error;
+    if (this.#fired !== undefined) return this.#timeoutError(doing, error);
     return new LlmError(
       'network',
       `Network error while ${doing} (${this.#where}): ${describeCause(error)}. Check that the server is reachable; the request is retried unless it had already streamed events.`,
