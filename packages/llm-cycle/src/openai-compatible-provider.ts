@@ -12,11 +12,12 @@ import {
   parseJsonAnswer,
   type Reading,
 } from './http/body-reader.js';
-import { nextTurn } from './http/connection-release.js';
 import { type Endpoint, resolveEndpoint } from './http/endpoint.js';
+import { nextTurn } from './http/event-loop-turn.js';
 import { StreamedAnswer } from './http/event-stream-reader.js';
 import { Exchange, type ExchangeLimits } from './http/exchange.js';
 import { httpError, isRedirect, redirected } from './http/http-error.js';
+import { sendPacer } from './http/send-pacer.js';
 import { LlmError } from './llm-error.js';
 import { requestBody, type SendReasoning } from './wire/request-body.js';
 
@@ -191,25 +192,14 @@ class OpenAICompatibleProvider implements ChatProvider {
     return reading;
   }
 
+  /**
+   * Sends the request (built and serialized only when the pacer lets it go: see `send-pacer.ts`)
+   * and resolves to the response, once its headers came and its status is 2xx.
+   */
   async #post(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
-    const body = requestBody(request, {
-      stream,
-      includeUsage: this.#includeUsage,
-      sendReasoning: this.#sendReasoning,
-    });
     let response: Response;
     try {
-      response = await exchange.guard(
-        this.#fetch(this.#endpoint.url, {
-          method: 'POST',
-          headers: this.#endpoint.headers,
-          body,
-          // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
-          // request body per request: redirects are refused with a clear error instead.
-          redirect: 'error',
-          ...(exchange.signal === undefined ? {} : { signal: exchange.signal }),
-        }),
-      );
+      response = await sendPacer.run(() => this.#send(request, stream, exchange));
     } catch (error) {
       if (isRedirect(error)) throw redirected(this.#endpoint.shown);
       throw exchange.failure(error, 'sending the request');
@@ -217,6 +207,29 @@ class OpenAICompatibleProvider implements ChatProvider {
     exchange.touch();
     if (!response.ok) throw await httpError(response, this.#endpoint.shown, this.#endpoint.redact);
     return response;
+  }
+
+  #send(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
+    // A limit that ran out while the request waited for the pacer: it is not sent at all.
+    if (exchange.expired) return Promise.reject(exchange.failure(undefined, 'waiting to be sent'));
+    // The idle limit runs from here: time spent waiting for the pacer is no silence of the server.
+    exchange.touch();
+    const body = requestBody(request, {
+      stream,
+      includeUsage: this.#includeUsage,
+      sendReasoning: this.#sendReasoning,
+    });
+    return exchange.guard(
+      this.#fetch(this.#endpoint.url, {
+        method: 'POST',
+        headers: this.#endpoint.headers,
+        body,
+        // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
+        // request body per request: redirects are refused with a clear error instead.
+        redirect: 'error',
+        ...(exchange.signal === undefined ? {} : { signal: exchange.signal }),
+      }),
+    );
   }
 
   /** The error as the caller sees it: mapped by the exchange, every secret taken out. */

@@ -1,4 +1,5 @@
 import { settleWithin } from '@agcore/tools-core';
+import { nextTurn } from './event-loop-turn.js';
 
 /**
  * When a response is read to its end, Node's `fetch` (undici) puts its connection back in the
@@ -17,14 +18,6 @@ import { settleWithin } from '@agcore/tools-core';
 
 /** How long the end of a streamed response may take after `[DONE]` before the connection is cut. */
 const endAfterDoneMs = 50;
-
-/** Resolves on the next turn of the event loop (`setImmediate` where there is one). */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof globalThis.setImmediate === 'function') globalThis.setImmediate(resolve);
-    else setTimeout(resolve, 0);
-  });
-}
 
 /**
  * After `[DONE]`: reads the end of the response (servers end it right after `[DONE]`, mostly in

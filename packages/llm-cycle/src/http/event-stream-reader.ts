@@ -6,7 +6,8 @@ import { bodyShape } from '../wire/dialects.js';
 import { ResponseAssembler } from '../wire/response-assembler.js';
 import { applyStreamData } from '../wire/stream-chunk.js';
 import { BodyReader, parseJsonAnswer, type Reading } from './body-reader.js';
-import { nextTurn, releaseAfterDone } from './connection-release.js';
+import { releaseAfterDone } from './connection-release.js';
+import { nextTurn } from './event-loop-turn.js';
 import { notChatCompletions } from './http-error.js';
 
 /** The largest slice of one network read parsed before its chunks are handed over. */
