@@ -1,6 +1,6 @@
 /**
- * Launching many conversations at once: the submit calls return at once and the requests go
- * out over several turns of the event loop, so a process taking a burst still serves its timers
+ * Launching many conversations at once: the submit calls return before their request is built,
+ * and the requests go out over several turns of the event loop, so a process taking a burst still serves its timers
  * and sockets. Event order only: a `fetch` that does a fixed amount of synchronous work stands
  * for the real one (whose synchronous part is what blocks), and the tests look at how many
  * requests had been handed to it when the event loop next ran something else.
@@ -70,7 +70,7 @@ describe('launching a burst of conversations', () => {
     );
   });
 
-  it('sends a lone request within the submit call (no turn of the event loop added)', async () => {
+  it('a lone request: the submit returns first, the request goes out before the loop turns', async () => {
     const sent: string[] = [];
     const provider = createOpenAICompatibleProvider({
       baseURL: 'http://127.0.0.1:9/v1',
@@ -78,8 +78,13 @@ describe('launching a burst of conversations', () => {
     });
     // Let any slice of an earlier test close.
     await new Promise((resolve) => setImmediate(resolve));
+    let sentBeforeNextTurn = -1;
+    setImmediate(() => {
+      sentBeforeNextTurn = sent.length;
+    });
     const answer = new LlmCycle({ provider, model: 'm' }).submit('alone');
-    expect(sent).toEqual(['alone']);
+    expect(sent).toEqual([]);
     expect((await answer).message.content).toBe('re: alone');
+    expect(sentBeforeNextTurn).toBe(1);
   });
 });

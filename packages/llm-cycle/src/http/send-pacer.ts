@@ -12,10 +12,11 @@ const sliceBudgetMs = 2;
  * Spreads bursts of requests over turns of the event loop. Starting a thousand conversations
  * at once (a server taking a burst) would otherwise build, serialize and hand to `fetch` a
  * thousand requests in one go, and the process would serve nothing else — no timer, no socket —
- * for a few hundred milliseconds. The pacer runs sends at once while the current turn has spent
- * less than `sliceBudgetMs` on them, and queues the others, first come first served, for the
- * following turns (a slice per turn). One conversation never waits: its requests come one per
- * turn at most. A turn's account is closed by one `setImmediate`, scheduled by its first send.
+ * for a few hundred milliseconds. The pacer runs each send in a microtask (so the call that
+ * asked for it returns first) while the current turn has spent less than `sliceBudgetMs` on
+ * sends, and queues the others, first come first served, for the following turns (a slice per
+ * turn). One conversation never waits a turn: its requests come one per turn at most. A turn's
+ * account is closed by one `setImmediate`, scheduled by its first send.
  */
 class SendPacer {
   readonly #queue: (() => void)[] = [];
@@ -23,19 +24,25 @@ class SendPacer {
   #sliceOpen = false;
 
   /**
-   * Runs `send` now, or in a later turn when this one's budget is spent; resolves to its result
-   * (a rejection, or an exception `send` throws, is the returned promise's).
+   * Runs `send` after the current synchronous code (a microtask: the caller returns at once), or
+   * in a later turn when this one's budget is spent; resolves to its result (a rejection, or an
+   * exception `send` throws, is the returned promise's).
    */
   run<T>(send: () => Promise<T>): Promise<T> {
-    if (this.#queue.length === 0 && this.#spentMs < sliceBudgetMs) return this.#timed(send);
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push(() => {
+      const start = (): void => {
         try {
           resolve(this.#timed(send));
         } catch (error) {
           reject(error);
         }
-      });
+      };
+      if (this.#queue.length > 0) this.#queue.push(start);
+      else
+        queueMicrotask(() => {
+          if (this.#queue.length === 0 && this.#spentMs < sliceBudgetMs) start();
+          else this.#queue.push(start);
+        });
     });
   }
 
