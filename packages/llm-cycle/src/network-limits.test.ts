@@ -65,16 +65,28 @@ describe('idleTimeoutMs: time without a byte', () => {
 
   it('non-streamed: a server that accepts and never answers fails in idleTimeoutMs (tool loop)', async () => {
     // The total limit (10 min by default) must not be what ends it: the idle limit runs from
-    // the moment the request is sent, as for streams.
-    server.reply({ kind: 'hang' });
-    const cycle = new LlmCycle({ provider: provider(), model: 'm', retry: { maxRetries: 0 } });
-    const registry = new ToolRegistry();
-    const error = await failure(cycle.submitWithTools('Hello?', registry, { idleTimeoutMs: 300 }));
-    expect(error).toBeInstanceOf(LlmError);
-    expect(error.code).toBe('timeout');
-    expect(error.message).toContain('idleTimeoutMs (300 ms)');
-    expect(error.message).toContain('while waiting for the answer');
-    expect(cycle.messages()).toEqual([]);
+    // the moment the request is sent, as for streams. A server of its own that hangs on every
+    // request: a late request of an earlier test cannot take its reply.
+    const own = await startChatCompletionsServer();
+    try {
+      own.fallback({ kind: 'hang' });
+      const cycle = new LlmCycle({
+        provider: createOpenAICompatibleProvider({ baseURL: own.baseURL }),
+        model: 'm',
+        retry: { maxRetries: 0 },
+      });
+      const registry = new ToolRegistry();
+      const error = await failure(
+        cycle.submitWithTools('Hello?', registry, { idleTimeoutMs: 300 }),
+      );
+      expect(error).toBeInstanceOf(LlmError);
+      expect(error.code).toBe('timeout');
+      expect(error.message).toContain('idleTimeoutMs (300 ms)');
+      expect(error.message).toContain('while waiting for the answer');
+      expect(cycle.messages()).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('non-streamed: a whole answer that takes longer than idleTimeoutMs to come needs a larger one', async () => {

@@ -37,7 +37,13 @@ export async function releaseAfterDone(
   );
   // Usually the end came with [DONE] and is read before the next turn: no timer then.
   let ended = await Promise.race([read, nextTurn().then(() => undefined)]);
-  if (ended === undefined) ended = (await settleWithin(read, endAfterDoneMs)) && (await read);
+  if (ended === undefined) {
+    // When the process stalled, the timer and the end may be due together: timers run first,
+    // so the end gets the poll phase that follows before the connection is given up.
+    ended = (await settleWithin(read, endAfterDoneMs))
+      ? await read
+      : await Promise.race([read, nextTurn().then(() => false)]);
+  }
   if (ended) await nextTurn();
   else cancel();
 }
