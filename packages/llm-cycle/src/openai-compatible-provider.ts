@@ -227,7 +227,7 @@ class OpenAICompatibleProvider implements ChatProvider {
         // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
         // request body per request: redirects are refused with a clear error instead.
         redirect: 'error',
-        ...(exchange.signal === undefined ? {} : { signal: exchange.signal }),
+        signal: exchange.signal,
       }),
     );
   }
