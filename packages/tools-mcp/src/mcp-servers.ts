@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { McpClient, type McpClientOptions } from './mcp-client.js';
+import { McpClient } from './mcp-client.js';
 import { type McpServerEntry, parseMcpServersConfig } from './mcp-config.js';
 import { McpToolError } from './mcp-tool-error.js';
 import type { McpTool, McpToolFilter } from './mcp-tools.js';
 import { sanitizeToolName } from './tool-names.js';
 import type { McpPermissionOverrides } from './tool-permissions.js';
+import type { McpClientOptions } from './types.js';
 
 /** Options of `McpServers`. */
 export interface McpServersOptions {

@@ -7,7 +7,6 @@ import type {
   ToolContext,
 } from '@agcore/tools-core';
 import type { McpToolResult } from './call-result.js';
-import type { McpCallOptions, McpClient, McpToolInfo } from './mcp-client.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { exposedToolName } from './tool-names.js';
 import {
@@ -15,6 +14,17 @@ import {
   type McpToolAnnotations,
   resolvePermissions,
 } from './tool-permissions.js';
+import type { McpCallOptions, McpToolInfo } from './types.js';
+
+/** What the tools of `McpClient.tools()` need of their client. */
+export interface ToolHost {
+  /** The server's name. */
+  readonly serverName: string;
+  /** The server's tools. */
+  listTools(): Promise<readonly McpToolInfo[]>;
+  /** Calls a tool. */
+  callTool(name: string, args: JsonObject, options: McpCallOptions): Promise<McpToolResult>;
+}
 
 /** Chooses tools by MCP name: exact strings or regular expressions. */
 export interface McpToolFilter {
@@ -50,7 +60,7 @@ export interface McpTool extends BaseTool<JsonObject, JsonValue> {
 }
 
 /** Tells whether `name` passes `filter`. Never throws. */
-export function toolPassesFilter(name: string, filter: McpToolFilter | undefined): boolean {
+function toolPassesFilter(name: string, filter: McpToolFilter | undefined): boolean {
   if (filter === undefined) return true;
   const matches = (pattern: string | RegExp): boolean =>
     typeof pattern === 'string' ? pattern === name : pattern.test(name);
@@ -60,15 +70,21 @@ export function toolPassesFilter(name: string, filter: McpToolFilter | undefined
 }
 
 /**
- * Makes `McpTool`s for `infos`, all calling through `client`.
+ * The tools of `host`'s server as `McpTool`s (what `McpClient.tools()` returns).
  *
- * @throws {McpToolError} `mcp_error` when two tools get the same name after sanitising (both
- *   MCP names are in the message: block one with `filter` or use another prefix).
+ * @throws {McpToolError} as listing the tools does; `mcp_error` when two tools get the same
+ *   name after sanitising (both MCP names are in the message: block one with `filter` or use
+ *   another prefix).
  * @throws {TypeError} when a permission override is an empty list (a tool that requires
  *   nothing would pass any `PermissionChecker` that allows unspecified tools).
  */
+export async function mcpTools(host: ToolHost, options: McpToolsOptions = {}): Promise<McpTool[]> {
+  return createMcpTools(host, await host.listTools(), options);
+}
+
+/** `McpTool`s for `infos`, all calling through `client` (see `mcpTools`). */
 export function createMcpTools(
-  client: McpClient,
+  client: ToolHost,
   infos: readonly McpToolInfo[],
   options: McpToolsOptions = {},
 ): McpTool[] {
@@ -106,7 +122,7 @@ export function createMcpTools(
 }
 
 function makeTool(
-  client: McpClient,
+  client: ToolHost,
   info: McpToolInfo,
   name: string,
   permissions: Permission[],

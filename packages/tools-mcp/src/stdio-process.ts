@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { settleWithin } from '@agcore/tools-core';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpStdioTransportConfig } from './transport-config.js';
 
@@ -11,15 +12,18 @@ export interface ProcessExit {
 /**
  * The SDK's `StdioClientTransport`, with the child process exposed after `start()` so that the
  * client can report its exit code and signal, notice a death at once, and stop it faster than
- * the SDK's own 4 s sequence. The SDK keeps the child in a private field (`_process`, 1.32);
- * `child` is `undefined` if a later SDK renames it, and then only the exit details are lost.
+ * the SDK's own 4 s sequence.
+ *
+ * SDK internals (checked against @modelcontextprotocol/sdk 1.32.2, pinned exactly): the SDK
+ * keeps the child in the private field `_process`. If a later SDK renames it, `child` stays
+ * `undefined` and only exit details and the faster close are lost; `sdk-internals.test.ts`
+ * fails then.
  */
 export class ObservedStdioTransport extends StdioClientTransport {
   /** The running child, once started. */
   child: ChildProcess | undefined;
   /** Set when the child has exited. */
   exit: ProcessExit | undefined;
-  private exitListener: ((exit: ProcessExit) => void) | undefined;
 
   constructor(config: McpStdioTransportConfig, maxMessageBytes: number) {
     super({
@@ -32,11 +36,6 @@ export class ObservedStdioTransport extends StdioClientTransport {
     });
   }
 
-  /** Called once when the child exits (before its pipes close). */
-  onExit(listener: (exit: ProcessExit) => void): void {
-    this.exitListener = listener;
-  }
-
   override async start(): Promise<void> {
     await super.start();
     const child = (this as unknown as { _process?: unknown })._process;
@@ -44,7 +43,6 @@ export class ObservedStdioTransport extends StdioClientTransport {
     this.child = child;
     child.once('exit', (code, signal) => {
       this.exit = { code, signal };
-      this.exitListener?.(this.exit);
       // A grandchild holding stdout open would keep 'close' (and so the SDK's onclose) from
       // firing: once the pipes are quiet, destroy our ends so pending calls fail now. The check
       // runs in setImmediate, after the event loop has read what is waiting in the pipes (a
@@ -125,7 +123,7 @@ export class ObservedStdioTransport extends StdioClientTransport {
             // Already gone.
           }
         }
-        if (await settlesWithin(exited, graceMs)) break;
+        if (await settleWithin(exited, graceMs)) break;
       }
     }
     try {
@@ -143,16 +141,4 @@ function isChildProcess(value: unknown): value is ChildProcess {
     typeof (value as ChildProcess).once === 'function' &&
     typeof (value as ChildProcess).kill === 'function'
   );
-}
-
-async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,5 +1,5 @@
 import type { compile as Compile } from 'json-schema-to-typescript';
-import type { McpToolInfo } from './mcp-client.js';
+import type { McpToolInfo } from './types.js';
 
 /** The tools of one server, to generate types for. */
 export interface TypegenServer {

@@ -1,0 +1,105 @@
+import type { JsonObject, JsonSchema, ToolProgress } from '@agcore/tools-core';
+import type { McpToolAnnotations } from './tool-permissions.js';
+
+/** A tool as the server lists it. */
+export interface McpToolInfo {
+  /** The tool's MCP name, used in `tools/call`. */
+  readonly name: string;
+  /** A display title, when the server gives one. */
+  readonly title?: string;
+  /** What the tool does. */
+  readonly description?: string;
+  /** JSON Schema of the arguments. */
+  readonly inputSchema: JsonSchema;
+  /** JSON Schema of `structuredContent`, when the server declares one. */
+  readonly outputSchema?: JsonSchema;
+  /** The server's behaviour hints. */
+  readonly annotations?: McpToolAnnotations;
+}
+
+/** Options of one `callTool`. */
+export interface McpCallOptions {
+  /** Aborting it sends `notifications/cancelled` and rejects with `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Time limit of this call (default: the client's `timeoutMs`). */
+  readonly timeoutMs?: number;
+  /**
+   * Receives the server's progress notifications. With it, each notification restarts the
+   * time limit, bounded by `maxTotalTimeoutMs` when given.
+   */
+  readonly onProgress?: (update: ToolProgress) => void;
+  /** With `onProgress`: the longest the call may take in all (default: the client's). */
+  readonly maxTotalTimeoutMs?: number;
+}
+
+/** An elicitation request from the server: it asks the user for input during a call. */
+export interface McpElicitationRequest {
+  /** `form`: fill `requestedSchema`; `url`: visit `url` out of band. */
+  readonly mode: 'form' | 'url';
+  /** What to tell the user. */
+  readonly message: string;
+  /** For `form`: the flat JSON Schema of the answer. */
+  readonly requestedSchema?: JsonObject;
+  /** For `url`: where to send the user. */
+  readonly url?: string;
+  /** For `url`: the server's id of this elicitation. */
+  readonly elicitationId?: string;
+}
+
+/** The user's answer to an elicitation. Fields left out of `content` get the schema's defaults. */
+export type McpElicitationResult =
+  | {
+      readonly action: 'accept';
+      readonly content?: { readonly [field: string]: string | number | boolean | string[] };
+    }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
+
+/** Answers elicitation requests; a thrown error is sent back to the server as an error. */
+export type McpElicitationHandler = (
+  request: McpElicitationRequest,
+  context: { readonly serverName: string; readonly signal: AbortSignal },
+) => Promise<McpElicitationResult> | McpElicitationResult;
+
+/** Options of automatic reconnection after the server dies. */
+export interface McpAutoReconnectOptions {
+  /** Attempts before giving up (default 3). */
+  readonly maxAttempts?: number;
+  /** Wait before the first attempt, doubled after each failure (default 500 ms). */
+  readonly initialDelayMs?: number;
+  /** The longest wait between two attempts (default 30 000 ms). */
+  readonly maxDelayMs?: number;
+}
+
+/** Options of `McpClient`. */
+export interface McpClientOptions {
+  /** Time limit of every request to the server, in ms (default 30 000). */
+  readonly timeoutMs?: number;
+  /** Time limit of `connect()` (start-up and initialize), in ms (default: `timeoutMs`). */
+  readonly connectTimeoutMs?: number;
+  /** Upper bound of a call whose limit is restarted by progress (default: none). */
+  readonly maxTotalTimeoutMs?: number;
+  /** Age after which the cached tool list is fetched again (default: kept until list_changed). */
+  readonly toolsTtlMs?: number;
+  /**
+   * Reconnect by itself when the server dies or closes the connection (default off). Calls
+   * in flight when it died are rejected, never replayed; calls made while reconnecting wait.
+   */
+  readonly autoReconnect?: boolean | McpAutoReconnectOptions;
+  /** Stdio: how long `close()` waits at each step (stdin closed, SIGTERM, SIGKILL); default 1000 ms. */
+  readonly closeGraceMs?: number;
+  /** Stdio: how much of the server's stderr is kept for error reports (default 64 KiB). */
+  readonly stderrLimitBytes?: number;
+  /** Stdio: the longest message line accepted from the server (default 10 MiB, the SDK's). */
+  readonly maxMessageBytes?: number;
+  /** Answers the server's elicitation requests. Without it the client declares no elicitation. */
+  readonly onElicitation?: McpElicitationHandler;
+  /** Called with the new list after the server said its tools changed and they were re-listed. */
+  readonly onToolsChanged?: (tools: readonly McpToolInfo[]) => void;
+  /** Stdio: receives the server's stderr as it comes (it is captured either way). */
+  readonly onStderr?: (text: string) => void;
+  /** Receives failures that no call could be rejected with: bad lines, failed background refreshes. */
+  readonly onError?: (error: Error) => void;
+  /** How this client introduces itself (default `{ name: 'agcore', version: '0.1.0' }`). */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+}
