@@ -17,6 +17,7 @@ import {
   type Operation,
 } from './error-mapping.js';
 import { McpToolError } from './mcp-tool-error.js';
+import { ReportLimit } from './report-limit.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import type { ObservedStdioTransport } from './stdio-process.js';
 import type { McpTransportConfig } from './transport-config.js';
@@ -100,6 +101,7 @@ export class McpConnection implements LinkState {
   private fatal: { readonly error: Error; readonly what: string } | undefined;
   private unreachable: string | undefined;
   private checking = false;
+  private readonly reports = new ReportLimit(10, 10_000);
 
   private constructor(
     private readonly settings: ConnectionSettings,
@@ -124,7 +126,11 @@ export class McpConnection implements LinkState {
     const handler = settings.onElicitation;
     this.sdk = new Client(settings.clientInfo, { capabilities: elicitationCapabilities(handler) });
     this.sdk.onclose = () => this.handleClose();
-    this.sdk.onerror = (error) => this.handleError(error);
+    this.sdk.onerror = (error) => this.report(error);
+    // SDK internals (checked against 1.32.2): Client.connect() keeps a transport's onerror and
+    // calls it before its own, so this handler sees transport failures only, while sdk.onerror
+    // sees them and the protocol's noise. sdk-internals.test.ts fails if that changes.
+    this.transport.onerror = (error) => this.handleTransportError(error);
     this.sdk.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (!this.closedByUs && this.lost === undefined) events.toolsChanged(this);
     });
@@ -204,34 +210,66 @@ export class McpConnection implements LinkState {
     this.events.lost(this, this.lost);
   }
 
-  private handleError(error: Error): void {
+  /**
+   * A failure of the transport itself (a broken pipe, a stream that dropped, a line over the
+   * limit): it may mean the server is gone. Protocol noise (a progress notification for an
+   * unknown token, say) never gets here, only to `report()`.
+   */
+  private handleTransportError(error: Error): void {
     if (this.closedByUs) return;
     const stdio = this.stdio;
-    if (stdio !== undefined && this.fatal === undefined) {
-      if (/ReadBuffer exceeded maximum size/.test(error.message)) {
-        // SDK 1.32.2 drops the stream and takes seconds to stop the child: stop it now.
-        this.fatal = {
-          error,
-          what: `sent a message the client could not accept (${error.message}) and was stopped`,
-        };
-        stdio.child?.kill('SIGKILL');
-      } else if (isBrokenPipe(error) && stdio.isRunning()) {
-        // The server closed its stdin: no request can reach it any more, and calls already
-        // written would wait for their time limit. Stop it, which rejects them now.
-        this.fatal = {
-          error,
-          what: `closed its stdin, so no request can reach it (${errorCodeOf(error) ?? error.message}), and was stopped`,
-        };
-        stdio.terminate(this.settings.closeGraceMs);
-      }
+    if (stdio === undefined) {
+      this.checkReachable();
+      return;
     }
-    if (stdio === undefined) this.checkReachable();
+    if (this.fatal !== undefined) return;
+    if (/ReadBuffer exceeded maximum size/.test(error.message)) {
+      // SDK 1.32.2 drops the stream and takes seconds to stop the child: stop it now.
+      this.fatal = {
+        error,
+        what: `sent a message the client could not accept (${error.message}) and was stopped`,
+      };
+      stdio.child?.kill('SIGKILL');
+    } else if (isBrokenPipe(error) && stdio.isRunning()) {
+      // The server closed its stdin: no request can reach it any more, and calls already
+      // written would wait for their time limit. Stop it, which rejects them now.
+      this.fatal = {
+        error,
+        what: `closed its stdin, so no request can reach it (${errorCodeOf(error) ?? error.message}), and was stopped`,
+      };
+      stdio.terminate(this.settings.closeGraceMs);
+    }
+  }
+
+  /** Reports a failure no request can be rejected with, at most 10 per 10 s, secrets removed. */
+  private report(error: Error): void {
+    if (this.closedByUs) return;
     const { serverName, redact } = this.settings;
+    const admission = this.reports.admit();
+    if (!admission.admit) {
+      if (!admission.firstSuppressed) return;
+      this.events.report(
+        new McpToolError(
+          'mcp_error',
+          `MCP server '${serverName}' keeps sending messages the client cannot use; further reports are suppressed for a few seconds.`,
+          { serverName },
+        ),
+      );
+      return;
+    }
+    const suppressed =
+      admission.suppressedBefore === 0
+        ? ''
+        : ` (${admission.suppressedBefore} similar reports suppressed before this one)`;
     this.events.report(
-      new McpToolError('mcp_error', `MCP server '${serverName}': ${redact(error.message)}`, {
-        serverName,
-        cause: redactError(error, redact),
-      }),
+      new McpToolError(
+        'mcp_error',
+        `MCP server '${serverName}': ${redact(error.message)}${suppressed}`,
+        {
+          serverName,
+          cause: redactError(error, redact),
+        },
+      ),
     );
   }
 

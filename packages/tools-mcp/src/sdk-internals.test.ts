@@ -65,6 +65,32 @@ describe('the MCP SDK this package was checked against', () => {
     await client.close();
   });
 
+  it("keeps a transport's onerror and calls it before its own (connection.ts: transport failures apart from noise)", async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    serverSide.onmessage = (message) => {
+      if ('method' in message && message.method === 'initialize' && 'id' in message) {
+        void serverSide.send({
+          jsonrpc: '2.0',
+          id: message.id,
+          result: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            serverInfo: { name: 'probe', version: '1' },
+          },
+        });
+      }
+    };
+    await serverSide.start();
+    const seen: string[] = [];
+    clientSide.onerror = () => seen.push('transport');
+    const client = new Client({ name: 'probe', version: '1' });
+    client.onerror = () => seen.push('client');
+    await client.connect(clientSide);
+    clientSide.onerror?.(new Error('broken pipe'));
+    expect(seen).toEqual(['transport', 'client']);
+    await client.close();
+  });
+
   it('uses of a request signal only aborted, reason, throwIfAborted and one abort listener (call-abort.ts)', async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const sent: unknown[] = [];

@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { settleWithin } from '@agcore/tools-core';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpStdioTransportConfig } from './transport-config.js';
 
 /** How the server process ended. */
@@ -24,6 +26,8 @@ export class ObservedStdioTransport extends StdioClientTransport {
   child: ChildProcess | undefined;
   /** Set when the child has exited. */
   exit: ProcessExit | undefined;
+  /** Sends waiting for the server's stdin to drain. */
+  private drainWaiters: (() => void)[] = [];
 
   constructor(config: McpStdioTransportConfig, maxMessageBytes: number) {
     super({
@@ -69,6 +73,33 @@ export class ObservedStdioTransport extends StdioClientTransport {
         setTimeout(() => setImmediate(destroyWhenQuiet).unref(), ms).unref();
       };
       checkAfter(300);
+    });
+  }
+
+  /**
+   * Writes a message to the server's stdin. SDK 1.32.2's `send()` adds a 'drain' listener per
+   * write that finds the pipe full, so 1 000 concurrent calls print a
+   * MaxListenersExceededWarning; here one listener serves every waiting write. It reads the
+   * SDK's private `_process`, as `start()` does (the write ends once the SDK dropped it).
+   */
+  override send(message: JSONRPCMessage): Promise<void> {
+    const stdin = (this as unknown as { _process?: ChildProcess })._process?.stdin;
+    if (stdin === undefined || stdin === null) return Promise.reject(new Error('Not connected'));
+    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    return new Promise((resolve) => {
+      // A destroyed pipe neither drains nor closes again: the call fails when the loss is seen.
+      if (stdin.destroyed) return resolve();
+      if (this.drainWaiters.push(resolve) > 1) return;
+      const release = (): void => {
+        stdin.off('drain', release);
+        stdin.off('close', release);
+        const waiters = this.drainWaiters;
+        this.drainWaiters = [];
+        for (const waiter of waiters) waiter();
+      };
+      stdin.on('drain', release);
+      // A pipe that closes never drains: let the waiting sends go (the calls fail on close).
+      stdin.on('close', release);
     });
   }
 

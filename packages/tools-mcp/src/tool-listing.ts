@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from './connection.js';
 import { McpToolError } from './mcp-tool-error.js';
+import { toolFingerprint } from './tool-fingerprint.js';
 import type { McpToolAnnotations } from './tool-permissions.js';
 import type { McpToolInfo } from './types.js';
 
@@ -13,7 +14,7 @@ export interface ListingSettings {
   timeoutMs(): number;
   /** Age after which the cache is listed again (`undefined`: until the server says it changed). */
   readonly ttlMs: number | undefined;
-  /** Told the new list after a change the server announced. */
+  /** Told the new list after a listing that found the tools changed. */
   readonly onChanged: ((tools: readonly McpToolInfo[]) => void) | undefined;
   /** Receives failures of background listings. */
   report(error: unknown): void;
@@ -26,19 +27,40 @@ interface Cache {
   stale: boolean;
 }
 
-interface Fetch {
+/** A listing in flight. */
+interface Round {
   readonly connection: McpConnection;
   readonly promise: Promise<readonly McpToolInfo[]>;
+  /** The server announced a change after this listing started: its result may be old. */
   stale: boolean;
+}
+
+/** The one listing that waits for the one in flight. */
+interface Queued {
+  readonly connection: McpConnection;
+  readonly promise: Promise<readonly McpToolInfo[]>;
+  start(): void;
 }
 
 /**
  * The tool list of one client: every page, cached per connection, listed again when the
  * server says it changed or after `ttlMs`.
+ *
+ * A server cannot make the client list without bound: at most one listing is in flight and
+ * one waits behind it, however many `notifications/tools/list_changed` arrive (10 000 of them
+ * cost at most two listings), and `onChanged` hears once per settled listing that found the
+ * list different from the one before.
  */
 export class ToolListing {
   private cache: Cache | undefined;
-  private fetching: Fetch | undefined;
+  private round: Round | undefined;
+  private queued: Queued | undefined;
+  /** Names and fingerprints of the last list seen, to tell a change from a repeat. */
+  private signature: string | undefined;
+  /** The server announced a change before any list was seen. */
+  private announced = false;
+  /** The background listing whose failure is reported (one report per listing). */
+  private watched: Promise<readonly McpToolInfo[]> | undefined;
 
   constructor(private readonly settings: ListingSettings) {}
 
@@ -50,56 +72,91 @@ export class ToolListing {
       if (ttl === undefined || Date.now() - cache.fetchedAt < ttl)
         return Promise.resolve(cache.tools);
     }
-    return this.fetch(connection);
+    const round = this.round;
+    if (round !== undefined && round.connection === connection && !round.stale)
+      return round.promise;
+    return this.next(connection);
   }
 
   /** Lists again, ignoring the cache. @throws {McpToolError} as the listing does. */
   refresh(connection: McpConnection): Promise<readonly McpToolInfo[]> {
     if (this.cache !== undefined) this.cache.stale = true;
-    if (this.fetching !== undefined) this.fetching.stale = true;
-    return this.fetch(connection);
+    return this.next(connection);
   }
 
   /** The server said its tools changed: list again if anyone uses the list. Never throws. */
   changed(connection: McpConnection): void {
-    const used = this.cache !== undefined || this.fetching !== undefined;
+    const used = this.cache !== undefined || this.round !== undefined;
     if (this.cache !== undefined) this.cache.stale = true;
-    if (this.fetching !== undefined) this.fetching.stale = true;
+    if (this.round !== undefined) this.round.stale = true;
+    if (this.signature === undefined) this.announced = true;
     if (!used && this.settings.onChanged === undefined) return;
-    this.fetch(connection).then(
-      (tools) => this.settings.onChanged?.(tools),
-      (error: unknown) => this.settings.report(error),
-    );
+    const listing = this.next(connection);
+    if (listing === this.watched) return;
+    this.watched = listing;
+    listing.catch((error: unknown) => this.settings.report(error));
   }
 
-  /** Forgets everything (a new connection, or none). Never throws. */
+  /** Forgets the cache and the listings (a new connection, or none). Never throws. */
   reset(): void {
     this.cache = undefined;
-    this.fetching = undefined;
+    this.round = undefined;
+    this.queued = undefined;
   }
 
-  private fetch(connection: McpConnection): Promise<readonly McpToolInfo[]> {
-    const fetching = this.fetching;
-    if (fetching !== undefined && fetching.connection === connection && !fetching.stale) {
-      return fetching.promise;
+  /** A listing that starts now, or, when one is in flight, the one queued behind it. */
+  private next(connection: McpConnection): Promise<readonly McpToolInfo[]> {
+    const round = this.round;
+    if (round === undefined || round.connection !== connection) return this.start(connection);
+    const queued = this.queued;
+    if (queued !== undefined && queued.connection === connection) return queued.promise;
+    let start: () => void = () => {};
+    const promise = new Promise<readonly McpToolInfo[]>((resolve, reject) => {
+      start = () => this.start(connection).then(resolve, reject);
+    });
+    this.queued = { connection, promise, start };
+    return promise;
+  }
+
+  private start(connection: McpConnection): Promise<readonly McpToolInfo[]> {
+    const promise = listAllPages(connection, this.settings).then(
+      (tools) => {
+        // A listing that reset() abandoned (the connection changed) updates nothing.
+        if (this.settle(round)) this.store(connection, tools, round.stale);
+        return tools;
+      },
+      (error: unknown) => {
+        this.settle(round);
+        throw error;
+      },
+    );
+    const round: Round = { connection, promise, stale: false };
+    this.round = round;
+    return promise;
+  }
+
+  /** A listing ended: the queued one, if any, starts. False when reset() abandoned it. */
+  private settle(round: Round): boolean {
+    if (this.round !== round) return false;
+    this.round = undefined;
+    const queued = this.queued;
+    this.queued = undefined;
+    queued?.start();
+    return true;
+  }
+
+  private store(connection: McpConnection, tools: readonly McpToolInfo[], stale: boolean): void {
+    this.cache = { connection, tools, fetchedAt: Date.now(), stale };
+    const signature = JSON.stringify(tools.map((tool) => [tool.name, toolFingerprint(tool)]));
+    const changed = this.signature === undefined ? this.announced : signature !== this.signature;
+    this.signature = signature;
+    this.announced = false;
+    if (!changed || this.settings.onChanged === undefined) return;
+    try {
+      this.settings.onChanged(tools);
+    } catch (error) {
+      this.settings.report(error);
     }
-    const entry: Fetch = {
-      connection,
-      stale: false,
-      promise: listAllPages(connection, this.settings).then(
-        (tools) => {
-          if (this.fetching === entry) this.fetching = undefined;
-          this.cache = { connection, tools, fetchedAt: Date.now(), stale: entry.stale };
-          return tools;
-        },
-        (error: unknown) => {
-          if (this.fetching === entry) this.fetching = undefined;
-          throw error;
-        },
-      ),
-    };
-    this.fetching = entry;
-    return entry.promise;
   }
 }
 
