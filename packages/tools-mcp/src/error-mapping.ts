@@ -156,6 +156,14 @@ export function mapFailure(
   }
   if (error instanceof McpError) {
     const reason = scope.redact(error.message);
+    const broken = operation.kind === 'call' ? brokenOutput(error) : undefined;
+    if (broken !== undefined) {
+      return new McpToolError(
+        'execution_failed',
+        `${subject} returned a result that breaks the tool's outputSchema (${scope.redact(broken)}). The server is at fault: report it to its authors.`,
+        base,
+      );
+    }
     if (operation.kind === 'call') {
       return new McpToolError(
         error.code === ErrorCode.InvalidParams ? 'invalid_arguments' : 'execution_failed',
@@ -172,6 +180,22 @@ export function mapFailure(
     `${subject} failed: ${reason}.${stderr === '' ? '' : ` Its stderr ended with: ${stderr}`}`,
     { ...base, ...(stderr === '' ? {} : { stderr }) },
   );
+}
+
+/**
+ * What the SDK found wrong with a result it checked against the tool's outputSchema, or
+ * `undefined` for any other error. The SDK raises these itself (no server sent them), with
+ * `InvalidParams`, which would otherwise read as the caller's bad arguments. SDK internals
+ * (checked against 1.32.2): the message texts of `Client.callTool`; tool-listing.test.ts
+ * fails if they change.
+ */
+function brokenOutput(error: McpError): string | undefined {
+  const match =
+    /(Structured content does not match the tool's output schema|Failed to validate structured content|has an output schema but did not return structured content)(?::\s*(.*))?$/s.exec(
+      error.message,
+    );
+  if (match === null) return undefined;
+  return match[2] ?? match[1];
 }
 
 /** Says what went wrong below the protocol: a missing command, an HTTP status, a network error. */

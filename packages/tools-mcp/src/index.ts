@@ -48,5 +48,7 @@ export type {
   McpElicitationHandler,
   McpElicitationRequest,
   McpElicitationResult,
+  McpInvalidToolWarning,
   McpToolInfo,
+  McpWarning,
 } from './types.js';

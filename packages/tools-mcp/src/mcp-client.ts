@@ -1,10 +1,12 @@
-import { backoffDelay, delay, type JsonObject, ToolError } from '@agcore/tools-core';
+import { type JsonObject, ToolError } from '@agcore/tools-core';
 import { type CallPlan, checkDuration, defaultPlan, planCall } from './call-plan.js';
 import { type McpToolResult, toToolResult } from './call-result.js';
 import { type ConnectionSettings, type McpConnection, openConnection } from './connection.js';
 import { unavailableError } from './error-mapping.js';
 import { type McpErrorCode, McpToolError } from './mcp-tool-error.js';
 import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from './mcp-tools.js';
+import { reconnectWithBackoff } from './reconnect.js';
+import { Reporter } from './reporter.js';
 import { ToolListing } from './tool-listing.js';
 import { type McpTransportConfig, transportRedactor } from './transport-config.js';
 import type { McpCallOptions, McpClientOptions, McpToolInfo } from './types.js';
@@ -40,6 +42,7 @@ export class McpClient {
   private lostError: McpToolError | undefined;
   /** Incremented by `close()`: an attempt that started before it must not connect. */
   private epoch = 0;
+  private readonly reporter: Reporter;
 
   /**
    * Makes a client; nothing starts until `connect()`.
@@ -71,12 +74,14 @@ export class McpClient {
       maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,
       onStderr: options.onStderr,
     };
+    this.reporter = new Reporter(serverName, options.onError, options.onWarning);
     this.listing = new ToolListing({
       serverName,
       timeoutMs: () => this.timeoutMs,
       ttlMs: options.toolsTtlMs,
       onChanged: options.onToolsChanged,
-      report: (error) => this.report(error),
+      report: (error) => this.reporter.error(error),
+      warn: (problem) => this.reporter.invalidTool(problem),
     });
     this.host = {
       serverName,
@@ -312,7 +317,7 @@ export class McpClient {
       toolsChanged: (changed) => {
         if (changed === this.current) this.listing.changed(changed);
       },
-      report: (error) => this.report(error),
+      report: (error) => this.reporter.error(error),
     });
     if (epoch !== this.epoch) {
       await connection.shutdown();
@@ -337,7 +342,16 @@ export class McpClient {
     this.listing.reset();
     const auto = this.options.autoReconnect;
     if (auto === undefined || auto === false) return;
-    const opening = this.reconnectLoop(auto === true ? {} : auto);
+    const epoch = this.epoch;
+    const opening = reconnectWithBackoff(
+      this.serverName,
+      auto === true ? {} : auto,
+      () => this.open(),
+      () => epoch !== this.epoch,
+    ).catch((failed: unknown) => {
+      if (epoch === this.epoch && failed instanceof McpToolError) this.lostError = failed;
+      throw failed;
+    });
     this.opening = opening;
     opening.then(
       () => {
@@ -345,49 +359,8 @@ export class McpClient {
       },
       (failed: unknown) => {
         if (this.opening === opening) this.opening = undefined;
-        this.report(failed);
+        this.reporter.error(failed);
       },
     );
-  }
-
-  private async reconnectLoop(settings: {
-    readonly maxAttempts?: number;
-    readonly initialDelayMs?: number;
-    readonly maxDelayMs?: number;
-  }): Promise<McpConnection> {
-    const epoch = this.epoch;
-    const maxAttempts = settings.maxAttempts ?? 3;
-    const backoff = {
-      initialDelayMs: settings.initialDelayMs ?? 500,
-      maxDelayMs: settings.maxDelayMs ?? 30_000,
-    };
-    let last: unknown;
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      await delay(backoffDelay(attempt, backoff));
-      if (epoch !== this.epoch) break;
-      try {
-        return await this.open();
-      } catch (error) {
-        last = error;
-      }
-    }
-    const reason = last instanceof Error ? ` Last error: ${last.message}` : '';
-    const failed = new McpToolError(
-      'mcp_error',
-      `MCP server '${this.serverName}' died and ${maxAttempts} reconnection attempt(s) failed.${reason}`,
-      { serverName: this.serverName, cause: last },
-    );
-    if (epoch === this.epoch) this.lostError = failed;
-    throw failed;
-  }
-
-  private report(error: unknown): void {
-    const onError = this.options.onError;
-    if (onError === undefined) return;
-    try {
-      onError(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // A failing listener must not break the client.
-    }
   }
 }

@@ -1,10 +1,9 @@
-import type { JsonSchema } from '@agcore/tools-core';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { PaginatedResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
 import type { McpConnection } from './connection.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { toolFingerprint } from './tool-fingerprint.js';
-import type { McpToolAnnotations } from './tool-permissions.js';
+import { checkTools, type ToolProblem } from './tool-validation.js';
 import type { McpToolInfo } from './types.js';
 
 /** What the listing needs from its client. */
@@ -18,6 +17,8 @@ export interface ListingSettings {
   readonly onChanged: ((tools: readonly McpToolInfo[]) => void) | undefined;
   /** Receives failures of background listings. */
   report(error: unknown): void;
+  /** Told each tool of a listing that is left out, and why. */
+  warn(problem: ToolProblem): void;
 }
 
 interface Cache {
@@ -160,25 +161,35 @@ export class ToolListing {
   }
 }
 
-/** Every page of `tools/list`, following `nextCursor`. */
+/** A `tools/list` page whose tools are checked one by one (see `checkTools`), not all at once. */
+const LenientListSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
+
+/**
+ * Every page of `tools/list`, following `nextCursor`. Each tool is checked on its own: the
+ * invalid ones go to `warn` and are left out, the others are listed.
+ */
 async function listAllPages(
   connection: McpConnection,
   settings: ListingSettings,
 ): Promise<readonly McpToolInfo[]> {
-  const raw: Tool[] = [];
+  const listed: unknown[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {
     const timeoutMs = settings.timeoutMs();
-    let page: Awaited<ReturnType<Client['listTools']>>;
+    let page: z.infer<typeof LenientListSchema>;
     try {
-      page = await connection.sdk.listTools(cursor === undefined ? undefined : { cursor }, {
-        timeout: timeoutMs,
-      });
+      page = await connection.sdk.request(
+        cursor === undefined
+          ? { method: 'tools/list' }
+          : { method: 'tools/list', params: { cursor } },
+        LenientListSchema,
+        { timeout: timeoutMs },
+      );
     } catch (error) {
       throw connection.failure(error, { kind: 'list', timeoutMs });
     }
-    raw.push(...page.tools);
+    for (const tool of page.tools) listed.push(tool);
     cursor = page.nextCursor;
     if (cursor !== undefined) {
       if (seen.has(cursor)) {
@@ -191,21 +202,14 @@ async function listAllPages(
       seen.add(cursor);
     }
   } while (cursor !== undefined);
-  // The SDK keeps output-schema validators of the last page only; give it every page.
-  // SDK internals (checked against 1.32.2): `cacheToolMetadata` is a private method.
+  const { valid, problems } = checkTools(listed, settings.serverName);
+  for (const problem of problems) settings.warn(problem);
+  // The SDK validates structuredContent against the outputSchema it cached for the tool; it
+  // caches them in listTools(), which this listing does not use (one bad tool would fail it).
+  // SDK internals (checked against 1.32.2): `cacheToolMetadata` is a private method;
+  // sdk-internals.test.ts fails if it goes, and tool-listing.test.ts if validation stops.
   const sdk = connection.sdk as unknown as { cacheToolMetadata?: (tools: Tool[]) => void };
-  if (typeof sdk.cacheToolMetadata === 'function') sdk.cacheToolMetadata(raw);
-  return Object.freeze(raw.map(toToolInfo));
-}
-
-function toToolInfo(tool: Tool): McpToolInfo {
-  const annotations = tool.annotations;
-  return {
-    name: tool.name,
-    ...(tool.title === undefined ? {} : { title: tool.title }),
-    ...(tool.description === undefined ? {} : { description: tool.description }),
-    inputSchema: tool.inputSchema as JsonSchema,
-    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema as JsonSchema }),
-    ...(annotations === undefined ? {} : { annotations: annotations as McpToolAnnotations }),
-  };
+  if (typeof sdk.cacheToolMetadata === 'function')
+    sdk.cacheToolMetadata(valid.map((tool) => tool.raw));
+  return Object.freeze(valid.map((tool) => tool.info));
 }

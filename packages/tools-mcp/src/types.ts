@@ -71,6 +71,20 @@ export interface McpAutoReconnectOptions {
   readonly maxDelayMs?: number;
 }
 
+/** A tool of a listing that the client leaves out (reported once per client). */
+export interface McpInvalidToolWarning {
+  readonly kind: 'invalid_tool';
+  /** The server that listed it. */
+  readonly serverName: string;
+  /** Its name, or `#n` (its position in the listing) when it has no usable name. */
+  readonly toolName: string;
+  /** What is wrong, in one sentence naming the server and the tool. */
+  readonly message: string;
+}
+
+/** Something about a server's tools the application should know, which fails no request. */
+export type McpWarning = McpInvalidToolWarning;
+
 /** Options of `McpClient`. */
 export interface McpClientOptions {
   /** Time limit of every request to the server, in ms (default 30 000). */
@@ -98,6 +112,11 @@ export interface McpClientOptions {
   readonly onToolsChanged?: (tools: readonly McpToolInfo[]) => void;
   /** Stdio: receives the server's stderr as it comes (it is captured either way). */
   readonly onStderr?: (text: string) => void;
+  /**
+   * Receives what the client found wrong with the server's tools: each invalid tool, left out
+   * of `listTools()` and `tools()`, is reported once.
+   */
+  readonly onWarning?: (warning: McpWarning) => void;
   /** Receives failures that no call could be rejected with: bad lines, failed background refreshes. */
   readonly onError?: (error: Error) => void;
   /** How this client introduces itself (default `{ name: 'agcore', version: '0.1.0' }`). */

@@ -1,0 +1,48 @@
+import type { ToolProblem } from './tool-validation.js';
+import type { McpWarning } from './types.js';
+
+/**
+ * The client's two channels to the application: `onError` for failures no request could be
+ * rejected with, `onWarning` for what it found wrong with the server's tools (each warning
+ * once per client). A listener that throws never breaks the client.
+ */
+export class Reporter {
+  private readonly warned = new Set<string>();
+
+  constructor(
+    private readonly serverName: string,
+    private readonly onError: ((error: Error) => void) | undefined,
+    private readonly onWarning: ((warning: McpWarning) => void) | undefined,
+  ) {}
+
+  /** Hands `error` to `onError`. Never throws. */
+  error(error: unknown): void {
+    if (this.onError === undefined) return;
+    try {
+      this.onError(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // A failing listener must not break the client.
+    }
+  }
+
+  /** Reports a left-out tool, once per client (listings repeat it until the server is fixed). */
+  invalidTool(problem: ToolProblem): void {
+    this.warn(`invalid_tool\n${problem.toolName}\n${problem.message}`, {
+      kind: 'invalid_tool',
+      serverName: this.serverName,
+      toolName: problem.toolName,
+      message: problem.message,
+    });
+  }
+
+  /** Hands `warning` to `onWarning` unless one with the same `key` went before. Never throws. */
+  warn(key: string, warning: McpWarning): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    try {
+      this.onWarning?.(warning);
+    } catch {
+      // A failing listener must not break the listing.
+    }
+  }
+}
