@@ -1,0 +1,319 @@
+import type { LinearRegex } from './regex.js';
+import type { SchemaData, SchemaObject } from './snapshot.js';
+import { exhaust, fail, type State, type Validator } from './state.js';
+
+/**
+ * The string formats the compiler checks (others are annotations, as the JSON Schema spec
+ * allows). Every check is linear in the string's length: the regular expressions here have no
+ * nested or overlapping repetition, and the long-form ones (URIs) use the platform's URL parser.
+ */
+
+const date = /^(\d{4})-(\d{2})-(\d{2})$/;
+const time = /^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:z|[+-]\d{2}(?::?\d{2})?)$/i;
+const daysInMonth = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isDate(text: string): boolean {
+  const match = date.exec(text);
+  if (match === null) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && !leap ? 28 : (daysInMonth[month - 1] as number));
+}
+
+function isTime(text: string): boolean {
+  const match = time.exec(text);
+  if (match === null) return false;
+  const hour = Number(match[1]);
+  const minute = Number(match[2]);
+  const second = Number(match[3]);
+  return hour <= 23 && minute <= 59 && second <= 60;
+}
+
+function isDateTime(text: string): boolean {
+  const separator = text.search(/[tT ]/);
+  return separator === 10 && isDate(text.slice(0, 10)) && isTime(text.slice(11));
+}
+
+const hostnameLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+function isHostname(text: string): boolean {
+  if (text.length === 0 || text.length > 253) return false;
+  return text.split('.').every((label) => hostnameLabel.test(label));
+}
+
+const ipv4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+function isIpv6(text: string): boolean {
+  if (text.length > 45 || !/^[0-9a-f:.]+$/i.test(text)) return false;
+  try {
+    return new URL(`http://[${text}]/`).hostname.length > 2;
+  } catch {
+    return false;
+  }
+}
+
+function isEmail(text: string): boolean {
+  const at = text.lastIndexOf('@');
+  if (at < 1 || at > 64 || text.length > 320) return false;
+  const local = text.slice(0, at);
+  return (
+    /^[a-z0-9!#$%&'*+/=?^_`{|}~.-]+$/i.test(local) &&
+    !local.startsWith('.') &&
+    !local.endsWith('.') &&
+    !local.includes('..') &&
+    isHostname(text.slice(at + 1))
+  );
+}
+
+function isUri(text: string): boolean {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(text) || /[\s<>"{}|\\^`]/.test(text)) return false;
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isUriReference(text: string): boolean {
+  if (/[\s<>"{}|\\^`]/.test(text)) return false;
+  try {
+    new URL(text, 'https://base.invalid/');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isRegex(text: string): boolean {
+  try {
+    new RegExp(text, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The checks, by format name. */
+export const formats: ReadonlyMap<string, (text: string) => boolean> = new Map([
+  ['date', isDate],
+  ['time', isTime],
+  ['date-time', isDateTime],
+  ['hostname', isHostname],
+  ['ipv4', (text: string) => ipv4.test(text)],
+  ['ipv6', isIpv6],
+  ['email', isEmail],
+  ['uri', isUri],
+  ['url', isUri],
+  ['uri-reference', isUriReference],
+  [
+    'uuid',
+    (text: string) =>
+      /^(?:urn:uuid:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text),
+  ],
+  ['regex', isRegex],
+  ['json-pointer', (text: string) => /^(?:\/(?:[^~/]|~[01])*)*$/.test(text)],
+  [
+    'relative-json-pointer',
+    (text: string) => /^(?:0|[1-9]\d*)(?:#|(?:\/(?:[^~/]|~[01])*)*)$/.test(text),
+  ],
+  [
+    'duration',
+    (text: string) =>
+      /^P(?!$)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?$/.test(
+        text,
+      ),
+  ],
+]);
+
+/** The JSON type of a value, `undefined` for what JSON has not (functions, BigInts...). */
+export function jsonType(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return Number.isFinite(value) ? 'number' : undefined;
+    case 'object':
+      return value === null ? 'null' : Array.isArray(value) ? 'array' : 'object';
+    default:
+      return undefined;
+  }
+}
+
+/** Equality of JSON values (`1` equals `1.0`, objects by keys and values). */
+export function jsonEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) {
+    return false;
+  }
+  if (Array.isArray(left)) {
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    return left.every((item, index) => jsonEqual(item, right[index]));
+  }
+  if (Array.isArray(right)) return false;
+  const leftKeys = Object.keys(left).filter((key) => (left as SchemaObject)[key] !== undefined);
+  const rightKeys = Object.keys(right).filter((key) => (right as SchemaObject)[key] !== undefined);
+  if (leftKeys.length !== rightKeys.length) return false;
+  return leftKeys.every(
+    (key) =>
+      Object.hasOwn(right, key) &&
+      jsonEqual((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]),
+  );
+}
+
+function shortJson(value: SchemaData): string {
+  const text = JSON.stringify(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+function typeCheck(types: readonly string[]): Validator {
+  const accepts = (value: unknown): boolean => {
+    const type = jsonType(value);
+    if (type === undefined) return false;
+    for (const expected of types) {
+      if (expected === type) return true;
+      if (expected === 'integer' && type === 'number' && Number.isInteger(value)) return true;
+    }
+    return false;
+  };
+  const message = `must be ${types.join(' or ')}`;
+  return (value, state) => accepts(value) || fail(state, message);
+}
+
+function numberChecks(schema: SchemaObject, checks: Validator[]): void {
+  const bound = (
+    keyword: string,
+    holds: (value: number, limit: number) => boolean,
+    words: string,
+  ): void => {
+    const limit = schema[keyword];
+    if (typeof limit !== 'number') return;
+    checks.push(
+      (value, state) =>
+        typeof value !== 'number' ||
+        holds(value, limit) ||
+        fail(state, `must be ${words} ${limit}`),
+    );
+  };
+  // Draft-04 writes exclusiveMaximum/exclusiveMinimum as booleans beside maximum/minimum.
+  const exclusiveMax = schema.exclusiveMaximum === true;
+  const exclusiveMin = schema.exclusiveMinimum === true;
+  bound('maximum', exclusiveMax ? (v, l) => v < l : (v, l) => v <= l, exclusiveMax ? '<' : '<=');
+  bound('minimum', exclusiveMin ? (v, l) => v > l : (v, l) => v >= l, exclusiveMin ? '>' : '>=');
+  bound('exclusiveMaximum', (v, l) => v < l, '<');
+  bound('exclusiveMinimum', (v, l) => v > l, '>');
+  const divisor = schema.multipleOf;
+  if (typeof divisor === 'number' && divisor > 0) {
+    checks.push((value, state) => {
+      if (typeof value !== 'number') return true;
+      const quotient = value / divisor;
+      const rounded = Math.round(quotient);
+      return (
+        (Number.isFinite(quotient) &&
+          Math.abs(quotient - rounded) <= Number.EPSILON * 4 * Math.max(1, Math.abs(quotient))) ||
+        fail(state, `must be a multiple of ${divisor}`)
+      );
+    });
+  }
+}
+
+function codePointLength(text: string): number {
+  let length = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        index++;
+      }
+    }
+  }
+  return length;
+}
+
+/** Runs a linear regex within the validation's budget. */
+export function regexTest(regex: LinearRegex, text: string, state: State): boolean | undefined {
+  const matched = regex(text, state);
+  if (state.steps < 0) {
+    exhaust(state);
+    return undefined;
+  }
+  return matched;
+}
+
+function stringChecks(
+  schema: SchemaObject,
+  checks: Validator[],
+  regex: (pattern: string) => LinearRegex,
+): void {
+  const { minLength, maxLength, pattern, format } = schema;
+  if (typeof minLength === 'number' || typeof maxLength === 'number') {
+    const min = typeof minLength === 'number' ? minLength : 0;
+    const max = typeof maxLength === 'number' ? maxLength : Number.POSITIVE_INFINITY;
+    checks.push((value, state) => {
+      if (typeof value !== 'string') return true;
+      if (value.length < min) return fail(state, `must have at least ${min} characters`);
+      if (value.length / 2 > max) return fail(state, `must have at most ${max} characters`);
+      const length = codePointLength(value);
+      if (length < min) return fail(state, `must have at least ${min} characters`);
+      return length <= max || fail(state, `must have at most ${max} characters`);
+    });
+  }
+  if (typeof pattern === 'string') {
+    const matcher = regex(pattern);
+    const message = `must match pattern ${JSON.stringify(pattern)}`;
+    checks.push(
+      (value, state) =>
+        typeof value !== 'string' ||
+        regexTest(matcher, value, state) === true ||
+        fail(state, message),
+    );
+  }
+  const formatCheck = typeof format === 'string' ? formats.get(format) : undefined;
+  if (formatCheck !== undefined) {
+    const message = `must match format ${JSON.stringify(format)}`;
+    checks.push(
+      (value, state) => typeof value !== 'string' || formatCheck(value) || fail(state, message),
+    );
+  }
+}
+
+/** The checks of `type`, `enum`, `const` and the number and string keywords. */
+export function valueChecks(
+  schema: SchemaObject,
+  checks: Validator[],
+  regex: (pattern: string) => LinearRegex,
+): void {
+  const { type } = schema;
+  if (typeof type === 'string') checks.push(typeCheck([type]));
+  else if (Array.isArray(type)) {
+    checks.push(typeCheck(type.filter((item): item is string => typeof item === 'string')));
+  }
+  if (Object.hasOwn(schema, 'const')) {
+    const expected = schema.const as SchemaData;
+    const message = `must be equal to ${shortJson(expected)}`;
+    checks.push((value, state) => jsonEqual(value, expected) || fail(state, message));
+  }
+  const choices = schema.enum;
+  if (Array.isArray(choices)) {
+    const primitives = new Set<unknown>(
+      choices.filter((item) => typeof item !== 'object' || item === null),
+    );
+    const structured = choices.filter((item) => typeof item === 'object' && item !== null);
+    const message = `must be one of ${shortJson(choices)}`;
+    checks.push(
+      (value, state) =>
+        primitives.has(value) ||
+        (typeof value === 'object' && structured.some((item) => jsonEqual(value, item))) ||
+        fail(state, message),
+    );
+  }
+  numberChecks(schema, checks);
+  stringChecks(schema, checks, regex);
+}

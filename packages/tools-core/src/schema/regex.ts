@@ -1,0 +1,247 @@
+import { parseRegex, type RegexNode, UnsupportedPattern } from './regex-parse.js';
+
+/**
+ * A linear-time matcher for JSON Schema's `pattern` (RE2 semantics: a Thompson NFA run as a
+ * Pike VM, no backtracking). The structure of the pattern is compiled here; whether one
+ * character matches one atom is asked of the platform's `RegExp` on that single character
+ * (constant time), cached for ASCII, so atoms mean exactly what they mean in JavaScript.
+ *
+ * Work is `O(input length × program size)`, counted in `budget.steps`: when the steps run out,
+ * the match stops and reports `false` with `budget.steps < 0`.
+ */
+export type LinearRegex = (input: string, budget: { steps: number }) => boolean;
+
+export { UnsupportedPattern };
+
+/** The largest program (instructions) one pattern may compile to. */
+export const maxRegexProgramSize = 10_000;
+
+const CHAR = 0;
+const SPLIT = 1;
+const JMP = 2;
+const ASSERT = 3;
+const MATCH = 4;
+
+type Predicate = (codePoint: number) => boolean;
+
+interface Program {
+  readonly op: number[];
+  readonly x: number[];
+  readonly y: number[];
+  readonly predicates: Predicate[];
+}
+
+class Emitter implements Program {
+  readonly op: number[] = [];
+  readonly x: number[] = [];
+  readonly y: number[] = [];
+  readonly predicates: Predicate[] = [];
+  private readonly predicateCache = new Map<string, number>();
+
+  emit(op: number, x = 0, y = 0): number {
+    if (this.op.length >= maxRegexProgramSize) {
+      throw new UnsupportedPattern(
+        `it compiles to more than ${maxRegexProgramSize} instructions (the limit)`,
+      );
+    }
+    this.op.push(op);
+    this.x.push(x);
+    this.y.push(y);
+    return this.op.length - 1;
+  }
+
+  node(node: RegexNode): void {
+    switch (node.kind) {
+      case 'empty':
+        return;
+      case 'char':
+        this.emit(CHAR, this.predicate(node.source));
+        return;
+      case 'assert':
+        this.emit(ASSERT, ['start', 'end', 'word', 'notWord'].indexOf(node.which));
+        return;
+      case 'concat':
+        for (const item of node.items) this.node(item);
+        return;
+      case 'alt':
+        this.alternation(node.items, 0);
+        return;
+      case 'repeat':
+        this.repeat(node.item, node.min, node.max);
+    }
+  }
+
+  private alternation(items: readonly RegexNode[], index: number): void {
+    if (index === items.length - 1) {
+      this.node(items[index] as RegexNode);
+      return;
+    }
+    const split = this.emit(SPLIT);
+    this.x[split] = this.op.length;
+    this.node(items[index] as RegexNode);
+    const jump = this.emit(JMP);
+    this.y[split] = this.op.length;
+    this.alternation(items, index + 1);
+    this.x[jump] = this.op.length;
+  }
+
+  private repeat(item: RegexNode, min: number, max: number): void {
+    for (let count = 0; count < min; count++) this.node(item);
+    if (max === Number.POSITIVE_INFINITY) {
+      const split = this.emit(SPLIT);
+      this.x[split] = this.op.length;
+      this.node(item);
+      this.emit(JMP, split);
+      this.y[split] = this.op.length;
+      return;
+    }
+    const splits: number[] = [];
+    for (let count = min; count < max; count++) {
+      const split = this.emit(SPLIT);
+      this.x[split] = this.op.length;
+      splits.push(split);
+      this.node(item);
+    }
+    for (const split of splits) this.y[split] = this.op.length;
+  }
+
+  private predicate(source: string): number {
+    const cached = this.predicateCache.get(source);
+    if (cached !== undefined) return cached;
+    this.predicates.push(makePredicate(source));
+    this.predicateCache.set(source, this.predicates.length - 1);
+    return this.predicates.length - 1;
+  }
+}
+
+function makePredicate(source: string): Predicate {
+  const first = source.codePointAt(0) as number;
+  if (source.length === String.fromCodePoint(first).length && source !== '.') {
+    return (codePoint) => codePoint === first;
+  }
+  if (source === '.') {
+    return (codePoint) =>
+      codePoint !== 10 && codePoint !== 13 && codePoint !== 0x2028 && codePoint !== 0x2029;
+  }
+  const native = new RegExp(`^(?:${source})$`, 'u');
+  // 0: not asked yet, 1: no, 2: yes.
+  const ascii = new Uint8Array(128);
+  return (codePoint) => {
+    if (codePoint < 128) {
+      let known = ascii[codePoint] as number;
+      if (known === 0) {
+        known = native.test(String.fromCharCode(codePoint)) ? 2 : 1;
+        ascii[codePoint] = known;
+      }
+      return known === 2;
+    }
+    return native.test(String.fromCodePoint(codePoint));
+  };
+}
+
+function isWordCharacter(codePoint: number): boolean {
+  return (
+    (codePoint >= 48 && codePoint <= 57) ||
+    (codePoint >= 65 && codePoint <= 90) ||
+    (codePoint >= 97 && codePoint <= 122) ||
+    codePoint === 95
+  );
+}
+
+/**
+ * Compiles a JSON Schema `pattern` (ECMA-262 with the `u` flag) to a linear-time matcher that
+ * searches anywhere in the input, as `RegExp.prototype.test` does.
+ *
+ * @throws {UnsupportedPattern} for an invalid pattern, backreferences, lookaround, a count above
+ * 1000 or a program above `maxRegexProgramSize` instructions; the message says which.
+ */
+export function compileLinearRegex(pattern: string): LinearRegex {
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    throw new UnsupportedPattern(
+      `it is not a valid regular expression (${(error as Error).message})`,
+    );
+  }
+  const program = new Emitter();
+  program.node(parseRegex(pattern));
+  program.emit(MATCH);
+  return (input, budget) => run(program, input, budget);
+}
+
+/** Pike VM: one pass over the input, every thread advanced in lock step. */
+function run(program: Program, input: string, budget: { steps: number }): boolean {
+  const { op, x, y, predicates } = program;
+  const marks = new Int32Array(op.length).fill(-1);
+  // A pattern that starts with ^ cannot match once no thread is left.
+  const anchored = op[0] === ASSERT && x[0] === 0;
+  let current: number[] = [];
+  let next: number[] = [];
+  const stack: number[] = [];
+  let generation = 0;
+  let previous = -1;
+  let position = 0;
+
+  // Follows jumps, splits and assertions from `start`; keeps CHAR and MATCH instructions.
+  const add = (list: number[], start: number, at: number, nextPoint: number): boolean => {
+    stack.push(start);
+    while (stack.length > 0) {
+      const pc = stack.pop() as number;
+      if (marks[pc] === generation) continue;
+      marks[pc] = generation;
+      budget.steps--;
+      switch (op[pc]) {
+        case JMP:
+          stack.push(x[pc] as number);
+          break;
+        case SPLIT:
+          stack.push(y[pc] as number, x[pc] as number);
+          break;
+        case ASSERT: {
+          const which = x[pc] as number;
+          const holds =
+            which === 0
+              ? at === 0
+              : which === 1
+                ? at === input.length
+                : ((previous >= 0 && isWordCharacter(previous)) !==
+                    (nextPoint >= 0 && isWordCharacter(nextPoint))) ===
+                  (which === 2);
+          if (holds) stack.push(pc + 1);
+          break;
+        }
+        case MATCH:
+          return true;
+        default:
+          list.push(pc);
+      }
+    }
+    return false;
+  };
+
+  let codePoint = input.length > 0 ? (input.codePointAt(0) as number) : -1;
+  if (add(current, 0, 0, codePoint)) return true;
+  while (position < input.length) {
+    if (budget.steps < 0) return false;
+    const width = codePoint > 0xffff ? 2 : 1;
+    const after = position + width;
+    const following = after < input.length ? (input.codePointAt(after) as number) : -1;
+    generation++;
+    next.length = 0;
+    for (let index = 0; index < current.length; index++) {
+      const pc = current[index] as number;
+      budget.steps--;
+      if ((predicates[x[pc] as number] as Predicate)(codePoint)) {
+        previous = codePoint;
+        if (add(next, pc + 1, after, following)) return true;
+      }
+    }
+    previous = codePoint;
+    if (add(next, 0, after, following)) return true;
+    [current, next] = [next, current];
+    position = after;
+    codePoint = following;
+    if (anchored && current.length === 0) return false;
+  }
+  return false;
+}
