@@ -20,6 +20,7 @@ import { McpToolError } from './mcp-tool-error.js';
 import { ReportLimit } from './report-limit.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import type { ObservedStdioTransport } from './stdio-process.js';
+import type { ToolSchemas } from './tool-schemas.js';
 import type { McpTransportConfig } from './transport-config.js';
 import { createTransport, httpStatusOf } from './transports.js';
 import type { McpElicitationHandler } from './types.js';
@@ -35,6 +36,8 @@ export interface ConnectionSettings extends ErrorScope {
   readonly stderrLimitBytes: number;
   readonly maxMessageBytes: number;
   readonly onStderr: ((text: string) => void) | undefined;
+  /** Checks structuredContent against the tools' output schemas, for the SDK. */
+  readonly schemas: ToolSchemas;
 }
 
 /** What a connection tells its client. */
@@ -124,7 +127,10 @@ export class McpConnection implements LinkState {
       });
     }
     const handler = settings.onElicitation;
-    this.sdk = new Client(settings.clientInfo, { capabilities: elicitationCapabilities(handler) });
+    this.sdk = new Client(settings.clientInfo, {
+      capabilities: elicitationCapabilities(handler),
+      jsonSchemaValidator: settings.schemas,
+    });
     this.sdk.onclose = () => this.handleClose();
     this.sdk.onerror = (error) => this.report(error);
     // SDK internals (checked against 1.32.2): Client.connect() keeps a transport's onerror and

@@ -8,6 +8,7 @@ import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from './m
 import { reconnectWithBackoff } from './reconnect.js';
 import { Reporter } from './reporter.js';
 import { ToolListing } from './tool-listing.js';
+import { ToolSchemas } from './tool-schemas.js';
 import { type McpTransportConfig, transportRedactor } from './transport-config.js';
 import type { McpCallOptions, McpClientOptions, McpToolInfo } from './types.js';
 
@@ -73,6 +74,7 @@ export class McpClient {
       stderrLimitBytes: options.stderrLimitBytes ?? 64 * 1024,
       maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,
       onStderr: options.onStderr,
+      schemas: new ToolSchemas(),
     };
     this.reporter = new Reporter(serverName, options.onError, options.onWarning);
     this.listing = new ToolListing({
@@ -82,6 +84,7 @@ export class McpClient {
       onChanged: options.onToolsChanged,
       report: (error) => this.reporter.error(error),
       warn: (problem) => this.reporter.invalidTool(problem),
+      schemas: this.settings.schemas,
     });
     this.host = {
       serverName,

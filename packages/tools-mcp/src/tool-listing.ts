@@ -3,6 +3,7 @@ import * as z from 'zod/v4';
 import type { McpConnection } from './connection.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { toolFingerprint } from './tool-fingerprint.js';
+import type { ToolSchemas } from './tool-schemas.js';
 import { checkTools, type ToolProblem } from './tool-validation.js';
 import type { McpToolInfo } from './types.js';
 
@@ -19,6 +20,8 @@ export interface ListingSettings {
   report(error: unknown): void;
   /** Told each tool of a listing that is left out, and why. */
   warn(problem: ToolProblem): void;
+  /** Compiles the listed tools' schemas (a tool whose schema is refused is left out). */
+  readonly schemas: ToolSchemas;
 }
 
 interface Cache {
@@ -203,6 +206,15 @@ async function listAllPages(
     }
   } while (cursor !== undefined);
   const { valid, problems } = checkTools(listed, settings.serverName);
+  const accepted = valid.filter((tool) => {
+    const refused = settings.schemas.prepare(tool.info);
+    if (refused === undefined) return true;
+    problems.push({
+      toolName: tool.info.name,
+      message: `MCP server '${settings.serverName}': tool '${tool.info.name}' is left out of the tool list: ${refused}.`,
+    });
+    return false;
+  });
   for (const problem of problems) settings.warn(problem);
   // The SDK validates structuredContent against the outputSchema it cached for the tool; it
   // caches them in listTools(), which this listing does not use (one bad tool would fail it).
@@ -210,6 +222,6 @@ async function listAllPages(
   // sdk-internals.test.ts fails if it goes, and tool-listing.test.ts if validation stops.
   const sdk = connection.sdk as unknown as { cacheToolMetadata?: (tools: Tool[]) => void };
   if (typeof sdk.cacheToolMetadata === 'function')
-    sdk.cacheToolMetadata(valid.map((tool) => tool.raw));
-  return Object.freeze(valid.map((tool) => tool.info));
+    sdk.cacheToolMetadata(accepted.map((tool) => tool.raw));
+  return Object.freeze(accepted.map((tool) => tool.info));
 }
