@@ -49,6 +49,7 @@ export type {
   McpElicitationRequest,
   McpElicitationResult,
   McpInvalidToolWarning,
+  McpToolChangedWarning,
   McpToolInfo,
   McpWarning,
 } from './types.js';

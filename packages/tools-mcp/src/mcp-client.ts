@@ -8,6 +8,7 @@ import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from './m
 import { reconnectWithBackoff } from './reconnect.js';
 import { Reporter } from './reporter.js';
 import { ToolListing } from './tool-listing.js';
+import { ToolPins } from './tool-pins.js';
 import { ToolSchemas } from './tool-schemas.js';
 import { type McpTransportConfig, transportRedactor } from './transport-config.js';
 import type { McpCallOptions, McpClientOptions, McpToolInfo } from './types.js';
@@ -44,6 +45,7 @@ export class McpClient {
   /** Incremented by `close()`: an attempt that started before it must not connect. */
   private epoch = 0;
   private readonly reporter: Reporter;
+  private readonly pins: ToolPins;
 
   /**
    * Makes a client; nothing starts until `connect()`.
@@ -85,9 +87,17 @@ export class McpClient {
       report: (error) => this.reporter.error(error),
       warn: (problem) => this.reporter.invalidTool(problem),
       schemas: this.settings.schemas,
+      listed: (tools) => {
+        for (const change of this.pins.check(tools)) {
+          this.reporter.toolChanged(change, this.pins.blocks);
+        }
+      },
     });
+    this.pins = new ToolPins(options.onToolChange ?? 'report');
     this.host = {
       serverName,
+      trustAnnotations: options.trustAnnotations ?? transport.type === 'stdio',
+      isBlocked: (name) => this.pins.isBlocked(name),
       listTools: () => this.listTools(),
       callTool: (name, args, callOptions) => this.callTool(name, args, callOptions),
     };
@@ -236,6 +246,15 @@ export class McpClient {
    */
   tools(options: McpToolsOptions = {}): Promise<McpTool[]> {
     return mcpTools(this.host, options);
+  }
+
+  /**
+   * Accepts the new definition of a tool that changed since this client first saw it: it is
+   * pinned, and with `onToolChange: 'block'` it is back in `tools()` (and its `BaseTool`s run
+   * again). Returns false when the tool's listed definition is the pinned one. Never throws.
+   */
+  acceptToolChange(name: string): boolean {
+    return this.pins.accept(name);
   }
 
   /**

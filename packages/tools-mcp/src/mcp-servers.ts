@@ -84,6 +84,10 @@ export class McpServers {
       const clientOptions: McpClientOptions = {
         ...options.client,
         ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
+        ...(entry.trustAnnotations === undefined
+          ? {}
+          : { trustAnnotations: entry.trustAnnotations }),
+        ...(entry.onToolChange === undefined ? {} : { onToolChange: entry.onToolChange }),
         connectTimeoutMs: options.connectTimeoutMs ?? options.client?.connectTimeoutMs ?? 30_000,
       };
       this.clientsByName.set(entry.name, new McpClient(entry.name, entry.transport, clientOptions));
@@ -201,7 +205,9 @@ export class McpServers {
     const lists = await Promise.allSettled(
       connected.map(([name, client]) => {
         const entry = this.entries.find((candidate) => candidate.name === name);
-        const extra = this.options.servers?.[name];
+        const table = this.options.servers;
+        // A server named 'constructor' must not get Object.prototype.constructor's fields.
+        const extra = table !== undefined && Object.hasOwn(table, name) ? table[name] : undefined;
         const permissions = extra?.permissions ?? entry?.permissions;
         const filter: McpToolFilter | undefined =
           extra?.filter ??

@@ -9,6 +9,7 @@ export type McpErrorCode = Extract<
   | 'cancelled'
   | 'execution_failed'
   | 'invalid_arguments'
+  | 'permission_denied'
 >;
 
 /** Options of the `McpToolError` constructor. */

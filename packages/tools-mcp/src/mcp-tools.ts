@@ -12,6 +12,7 @@ import { exposedToolName } from './tool-names.js';
 import {
   type McpPermissionOverrides,
   type McpToolAnnotations,
+  permissionListProblem,
   resolvePermissions,
 } from './tool-permissions.js';
 import type { McpCallOptions, McpToolInfo } from './types.js';
@@ -20,6 +21,10 @@ import type { McpCallOptions, McpToolInfo } from './types.js';
 export interface ToolHost {
   /** The server's name. */
   readonly serverName: string;
+  /** Whether annotations decide permissions (`McpClientOptions.trustAnnotations`). */
+  readonly trustAnnotations: boolean;
+  /** Whether a changed definition keeps this tool out (`onToolChange: 'block'`). */
+  isBlocked(mcpName: string): boolean;
   /** The server's tools. */
   listTools(): Promise<readonly McpToolInfo[]>;
   /** Calls a tool. */
@@ -79,7 +84,12 @@ function toolPassesFilter(name: string, filter: McpToolFilter | undefined): bool
  *   nothing would pass any `PermissionChecker` that allows unspecified tools).
  */
 export async function mcpTools(host: ToolHost, options: McpToolsOptions = {}): Promise<McpTool[]> {
-  return createMcpTools(host, await host.listTools(), options);
+  const listed = await host.listTools();
+  return createMcpTools(
+    host,
+    listed.filter((info) => !host.isBlocked(info.name)),
+    options,
+  );
 }
 
 /** `McpTool`s for `infos`, all calling through `client` (see `mcpTools`). */
@@ -114,7 +124,12 @@ export function createMcpTools(
         client,
         info,
         name,
-        resolvePermissions(info.name, info.annotations, options.permissions),
+        resolvePermissions(
+          info.name,
+          info.annotations,
+          options.permissions,
+          client.trustAnnotations,
+        ),
       ),
     );
   }
@@ -139,6 +154,8 @@ function makeTool(
     requiredPermissions: Object.freeze(permissions),
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
     execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
+      if (client.isBlocked(mcpName))
+        return Promise.reject(blockedError(client.serverName, mcpName));
       const progress = context.progress;
       const options: McpCallOptions =
         progress === undefined
@@ -151,16 +168,26 @@ function makeTool(
 
 function checkOverrides(serverName: string, overrides: McpPermissionOverrides | undefined): void {
   if (overrides === undefined) return;
-  const lists: [string, readonly Permission[] | undefined][] = Array.isArray(overrides)
-    ? [['every tool', overrides as readonly Permission[]]]
-    : Object.entries(overrides).map(([tool, list]) => [`tool '${tool}'`, list]);
+  const perTool = overrides as { readonly [mcpToolName: string]: unknown };
+  const lists: [string, unknown][] = Array.isArray(overrides)
+    ? [['every tool', overrides]]
+    : Object.keys(perTool).map((tool) => [`tool '${tool}'`, perTool[tool]]);
   for (const [what, list] of lists) {
-    if (!Array.isArray(list) || list.length === 0) {
+    const problem = permissionListProblem(list);
+    if (problem !== undefined) {
       throw new TypeError(
-        `McpClient.tools() on server '${serverName}': the permission override for ${what} is empty; give at least one permission (such as 'read'), or leave the tool out of the overrides to keep the permissions derived from its annotations.`,
+        `McpClient.tools() on server '${serverName}': the permission override for ${what} ${problem}. Leave a tool out of the overrides to keep the permissions derived from its annotations.`,
       );
     }
   }
+}
+
+function blockedError(serverName: string, mcpName: string): McpToolError {
+  return new McpToolError(
+    'permission_denied',
+    `MCP tool '${mcpName}' of server '${serverName}' changed its definition since it was first seen, and onToolChange is 'block': review the new definition and call acceptToolChange('${mcpName}') on the client to use it.`,
+    { serverName, toolName: mcpName },
+  );
 }
 
 function resultValue(result: McpToolResult): JsonValue {

@@ -1,3 +1,4 @@
+import type { ToolChange } from './tool-pins.js';
 import type { ToolProblem } from './tool-validation.js';
 import type { McpWarning } from './types.js';
 
@@ -32,6 +33,25 @@ export class Reporter {
       serverName: this.serverName,
       toolName: problem.toolName,
       message: problem.message,
+    });
+  }
+
+  /** Reports a tool whose definition changed, once per new definition. */
+  toolChanged(change: ToolChange, blocked: boolean): void {
+    const { toolName, previousFingerprint, fingerprint } = change;
+    const short = (hash: string): string => `${hash.slice(0, 12)}…`;
+    this.warn(`tool_changed\n${toolName}\n${fingerprint}`, {
+      kind: 'tool_changed',
+      serverName: this.serverName,
+      toolName,
+      previousFingerprint,
+      fingerprint,
+      blocked,
+      message: `MCP server '${this.serverName}': tool '${toolName}' changed its definition since this client first saw it (fingerprint ${short(previousFingerprint)} → ${short(fingerprint)}); ${
+        blocked
+          ? `it is kept out of tools() until the application reviews it and calls acceptToolChange('${toolName}')`
+          : `the new definition is in use (onToolChange: 'block' would hold it back until accepted)`
+      }.`,
     });
   }
 

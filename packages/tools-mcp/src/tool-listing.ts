@@ -20,6 +20,8 @@ export interface ListingSettings {
   report(error: unknown): void;
   /** Told each tool of a listing that is left out, and why. */
   warn(problem: ToolProblem): void;
+  /** Told the fingerprint of each tool of every settled listing (for pinning). */
+  listed(tools: readonly { readonly name: string; readonly fingerprint: string }[]): void;
   /** Compiles the listed tools' schemas (a tool whose schema is refused is left out). */
   readonly schemas: ToolSchemas;
 }
@@ -151,7 +153,12 @@ export class ToolListing {
 
   private store(connection: McpConnection, tools: readonly McpToolInfo[], stale: boolean): void {
     this.cache = { connection, tools, fetchedAt: Date.now(), stale };
-    const signature = JSON.stringify(tools.map((tool) => [tool.name, toolFingerprint(tool)]));
+    const fingerprints = tools.map((tool) => ({
+      name: tool.name,
+      fingerprint: toolFingerprint(tool),
+    }));
+    this.settings.listed(fingerprints);
+    const signature = JSON.stringify(fingerprints);
     const changed = this.signature === undefined ? this.announced : signature !== this.signature;
     this.signature = signature;
     this.announced = false;

@@ -82,8 +82,29 @@ export interface McpInvalidToolWarning {
   readonly message: string;
 }
 
+/**
+ * A tool whose definition (title, description, schemas or annotations) differs from the one
+ * this client saw first for its name: a server may change a tool after it was approved (a
+ * "rug pull"). Reported once per new definition.
+ */
+export interface McpToolChangedWarning {
+  readonly kind: 'tool_changed';
+  /** The server that lists it. */
+  readonly serverName: string;
+  /** The tool's MCP name. */
+  readonly toolName: string;
+  /** SHA-256 (hex) of the definition this client saw first (or accepted last). */
+  readonly previousFingerprint: string;
+  /** SHA-256 (hex) of the definition now listed. */
+  readonly fingerprint: string;
+  /** With `onToolChange: 'block'`: the tool is kept out of `tools()` until accepted. */
+  readonly blocked: boolean;
+  /** What happened and what to do, in one sentence naming the server and the tool. */
+  readonly message: string;
+}
+
 /** Something about a server's tools the application should know, which fails no request. */
-export type McpWarning = McpInvalidToolWarning;
+export type McpWarning = McpInvalidToolWarning | McpToolChangedWarning;
 
 /** Options of `McpClient`. */
 export interface McpClientOptions {
@@ -93,6 +114,21 @@ export interface McpClientOptions {
   readonly connectTimeoutMs?: number;
   /** Upper bound of a call whose limit is restarted by progress (default: none). */
   readonly maxTotalTimeoutMs?: number;
+  /**
+   * Whether the tools' annotations (`readOnlyHint`, `destructiveHint`, `openWorldHint`) decide
+   * their permissions. The MCP specification calls annotations untrusted. Default: `true` for
+   * a stdio server (a program the application chose to start), `false` for an HTTP or SSE
+   * server (a remote service): its tools then require `write`, `delete` and `network` whatever
+   * they claim, unless the application overrides their permissions.
+   */
+  readonly trustAnnotations?: boolean;
+  /**
+   * What a listing does with a tool whose definition changed since this client first saw it:
+   * `'report'` (default) warns through `onWarning` and uses the new definition; `'block'` warns
+   * and keeps the tool out of `tools()` (and makes its `BaseTool`s refuse to run, with
+   * `permission_denied`) until `acceptToolChange(name)`.
+   */
+  readonly onToolChange?: 'report' | 'block';
   /** Age after which the cached tool list is fetched again (default: kept until list_changed). */
   readonly toolsTtlMs?: number;
   /**
@@ -113,8 +149,8 @@ export interface McpClientOptions {
   /** Stdio: receives the server's stderr as it comes (it is captured either way). */
   readonly onStderr?: (text: string) => void;
   /**
-   * Receives what the client found wrong with the server's tools: each invalid tool, left out
-   * of `listTools()` and `tools()`, is reported once.
+   * Receives what the client found wrong with the server's tools, each once: an invalid tool
+   * (left out of `listTools()` and `tools()`), a tool whose definition changed.
    */
   readonly onWarning?: (warning: McpWarning) => void;
   /** Receives failures that no call could be rejected with: bad lines, failed background refreshes. */
