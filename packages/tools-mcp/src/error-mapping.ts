@@ -1,5 +1,6 @@
-import { type Redactor, redactError } from '@agcore/tools-core';
+import { type Redactor, redactError, ToolError } from '@agcore/tools-core';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { callerClockMs } from './call-plan.js';
 import { McpToolError } from './mcp-tool-error.js';
 import type { ProcessExit } from './stdio-process.js';
 import { describeTransport, type McpTransportConfig } from './transport-config.js';
@@ -35,9 +36,13 @@ export type Operation =
   | {
       readonly kind: 'call';
       readonly toolName: string;
-      readonly timeoutMs: number;
+      /** The client's limit of the call; `undefined` on the caller's clock. */
+      readonly timeoutMs: number | undefined;
+      readonly maxTotalTimeoutMs: number | undefined;
       /** The caller's signal aborted the call. */
       readonly aborted: boolean;
+      /** Its abort reason, then. */
+      readonly abortReason: unknown;
     };
 
 /** How a connection ended, as far as the client saw it. */
@@ -126,13 +131,27 @@ export function mapFailure(
     ...(toolName === undefined ? {} : { toolName }),
   };
   if (operation.kind === 'call' && operation.aborted) {
-    return new McpToolError('cancelled', `${subject} was cancelled.`, base);
+    return isTimeUp(operation.abortReason)
+      ? new McpToolError(
+          'timeout',
+          `${subject} ran out of its caller's time limit and was stopped; the server was told to cancel it.`,
+          base,
+        )
+      : new McpToolError('cancelled', `${subject} was cancelled.`, base);
   }
   if (link.timedOut || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
+    const maxTotal = operation.kind === 'call' ? operation.maxTotalTimeoutMs : undefined;
+    if (maxTotal !== undefined && error instanceof McpError && hasMaxTotal(error.data)) {
+      return new McpToolError(
+        'mcp_timeout',
+        `${subject} reported progress but did not finish within maxTotalTimeoutMs (${maxTotal} ms), the most a call whose limit progress restarts may take. Raise maxTotalTimeoutMs if the server is slow.`,
+        base,
+      );
+    }
     const stderr = operation.kind === 'connect' ? link.stderrTail() : '';
     return new McpToolError(
       'mcp_timeout',
-      `${subject} got no answer within ${operation.timeoutMs} ms. Raise timeoutMs${
+      `${subject} got no answer within ${operation.timeoutMs ?? callerClockMs} ms. Raise timeoutMs${
         operation.kind === 'connect' ? ' or connectTimeoutMs' : ''
       } if the server is slow, or check that it is healthy.${
         stderr === '' ? '' : ` Its stderr ended with: ${stderr}`
@@ -196,6 +215,56 @@ function brokenOutput(error: McpError): string | undefined {
     );
   if (match === null) return undefined;
   return match[2] ?? match[1];
+}
+
+/**
+ * The error of a call that did not start: its signal had aborted, or its deadline had passed
+ * (`reason` is then `'deadline'`). Never throws.
+ */
+export function notStartedError(
+  serverName: string,
+  toolName: string,
+  reason: unknown,
+): McpToolError {
+  const subject = `Call to MCP tool '${toolName}' on server '${serverName}'`;
+  const base = { serverName, toolName };
+  if (reason === 'deadline') {
+    return new McpToolError(
+      'timeout',
+      `${subject} did not start: its deadline (ToolContext.deadline) had already passed.`,
+      base,
+    );
+  }
+  return isTimeUp(reason)
+    ? new McpToolError(
+        'timeout',
+        `${subject} did not start: its time limit had already run out.`,
+        base,
+      )
+    : new McpToolError('cancelled', `${subject} was cancelled before it started.`, base);
+}
+
+/**
+ * Whether an abort reason says a time limit ran out: the `timeout` `ToolError` a registry
+ * aborts with, or the `TimeoutError` of `AbortSignal.timeout()`. Never throws.
+ */
+function isTimeUp(reason: unknown): boolean {
+  try {
+    if (reason === 'deadline') return true;
+    if (ToolError.isInstance(reason)) return reason.code === 'timeout';
+    return (
+      typeof reason === 'object' &&
+      reason !== null &&
+      (reason as { name?: unknown }).name === 'TimeoutError'
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The SDK's `RequestTimeout` for a call past its `maxTotalTimeout` carries it in `data`. */
+function hasMaxTotal(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && 'maxTotalTimeout' in data;
 }
 
 /** Says what went wrong below the protocol: a missing command, an HTTP status, a network error. */

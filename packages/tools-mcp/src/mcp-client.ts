@@ -1,9 +1,17 @@
-import { type JsonObject, ToolError } from '@agcore/tools-core';
-import { type CallPlan, checkDuration, defaultPlan, planCall } from './call-plan.js';
-import { type McpToolResult, toToolResult } from './call-result.js';
+import { type JsonObject, type ToolContext, ToolError } from '@agcore/tools-core';
+import {
+  type CallDefaults,
+  type CallPlan,
+  checkDuration,
+  defaultPlan,
+  planCall,
+  planToolCall,
+} from './call-plan.js';
+import type { McpToolResult } from './call-result.js';
+import { runCall } from './call-run.js';
 import { type ConnectionSettings, type McpConnection, openConnection } from './connection.js';
-import { unavailableError } from './error-mapping.js';
-import { type McpErrorCode, McpToolError } from './mcp-tool-error.js';
+import { notStartedError, unavailableError } from './error-mapping.js';
+import { McpToolError } from './mcp-tool-error.js';
 import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from './mcp-tools.js';
 import { reconnectWithBackoff } from './reconnect.js';
 import { Reporter } from './reporter.js';
@@ -36,6 +44,7 @@ export class McpClient {
   private timeoutMs: number;
   /** The plan of a call with no options of its own: one frozen object, not one per call. */
   private plainCall: CallPlan;
+  private callDefaults: CallDefaults;
   /** The live connection, while connected. */
   private current: McpConnection | undefined;
   private state: 'idle' | 'connected' | 'lost' | 'closed' = 'idle';
@@ -61,6 +70,14 @@ export class McpClient {
     this.options = options;
     this.timeoutMs = checkDuration('timeoutMs', options.timeoutMs ?? defaultTimeoutMs);
     this.plainCall = defaultPlan(this.timeoutMs);
+    this.callDefaults = {
+      timeoutMs: this.timeoutMs,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress === true,
+      maxTotalTimeoutMs:
+        options.maxTotalTimeoutMs === undefined
+          ? undefined
+          : checkDuration('maxTotalTimeoutMs', options.maxTotalTimeoutMs),
+    };
     if (options.connectTimeoutMs !== undefined) {
       checkDuration('connectTimeoutMs', options.connectTimeoutMs);
     }
@@ -99,7 +116,7 @@ export class McpClient {
       trustAnnotations: options.trustAnnotations ?? transport.type === 'stdio',
       isBlocked: (name) => this.pins.isBlocked(name),
       listTools: () => this.listTools(),
-      callTool: (name, args, callOptions) => this.callTool(name, args, callOptions),
+      callTool: (name, args, context) => this.callInContext(name, args, context),
     };
   }
 
@@ -111,6 +128,7 @@ export class McpClient {
   withTimeout(ms: number): this {
     this.timeoutMs = checkDuration('timeoutMs', ms);
     this.plainCall = defaultPlan(this.timeoutMs);
+    this.callDefaults = { ...this.callDefaults, timeoutMs: this.timeoutMs };
     return this;
   }
 
@@ -202,36 +220,10 @@ export class McpClient {
     options?: McpCallOptions,
   ): Promise<McpToolResult> {
     const connection = this.current ?? (await this.ready(name));
-    let plan = this.plainCall;
-    if (options !== undefined) {
-      const planned = planCall(
-        options,
-        { timeoutMs: this.timeoutMs, maxTotalTimeoutMs: this.options.maxTotalTimeoutMs },
-        plan,
-      );
-      if (planned === undefined) {
-        throw new McpToolError(
-          'cancelled',
-          `Call to MCP tool '${name}' on server '${this.serverName}' was cancelled before it started.`,
-          { serverName: this.serverName, toolName: name },
-        );
-      }
-      plan = planned;
-    }
-    const raw = await this.send(connection, name, args, plan);
-    if (raw.isError !== true || this.transport.type === 'stdio') {
-      return toToolResult(raw, this.serverName, name);
-    }
-    try {
-      return toToolResult(raw, this.serverName, name);
-    } catch (error) {
-      // A server's error text goes to the model: never with the caller's header values in it.
-      const failed = error as McpToolError;
-      throw new McpToolError(failed.code as McpErrorCode, this.settings.redact(failed.message), {
-        serverName: this.serverName,
-        toolName: name,
-      });
-    }
+    const plan =
+      options === undefined ? this.plainCall : planCall(options, this.callDefaults, this.plainCall);
+    if ('notStarted' in plan) throw notStartedError(this.serverName, name, plan.reason);
+    return runCall(connection, name, args, plan, this.settings);
   }
 
   /**
@@ -281,26 +273,16 @@ export class McpClient {
     }
   }
 
-  private async send(
-    connection: McpConnection,
+  /** A `BaseTool` call: on the caller's clock (see `planToolCall`). */
+  private async callInContext(
     name: string,
     args: JsonObject,
-    plan: CallPlan,
-  ): Promise<Parameters<typeof toToolResult>[0]> {
-    if (plan.listensToProgress) connection.progressCalls++;
-    try {
-      return await connection.sdk.callTool({ name, arguments: args }, undefined, plan.request);
-    } catch (error) {
-      throw connection.failure(error, {
-        kind: 'call',
-        toolName: name,
-        timeoutMs: plan.timeoutMs,
-        aborted: plan.abort?.aborted === true,
-      });
-    } finally {
-      plan.abort?.release();
-      if (plan.listensToProgress) connection.progressCalls--;
-    }
+    context: ToolContext,
+  ): Promise<McpToolResult> {
+    const connection = this.current ?? (await this.ready(name));
+    const plan = planToolCall(context);
+    if ('notStarted' in plan) throw notStartedError(this.serverName, name, plan.reason);
+    return runCall(connection, name, args, plan, this.settings);
   }
 
   private async ready(toolName: string | undefined): Promise<McpConnection> {

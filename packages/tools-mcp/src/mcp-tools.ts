@@ -15,7 +15,7 @@ import {
   permissionListProblem,
   resolvePermissions,
 } from './tool-permissions.js';
-import type { McpCallOptions, McpToolInfo } from './types.js';
+import type { McpToolInfo } from './types.js';
 
 /** What the tools of `McpClient.tools()` need of their client. */
 export interface ToolHost {
@@ -27,8 +27,8 @@ export interface ToolHost {
   isBlocked(mcpName: string): boolean;
   /** The server's tools. */
   listTools(): Promise<readonly McpToolInfo[]>;
-  /** Calls a tool. */
-  callTool(name: string, args: JsonObject, options: McpCallOptions): Promise<McpToolResult>;
+  /** Calls a tool on the caller's clock: `context.signal` and `context.deadline`. */
+  callTool(name: string, args: JsonObject, context: ToolContext): Promise<McpToolResult>;
 }
 
 /** Chooses tools by MCP name: exact strings or regular expressions. */
@@ -156,12 +156,7 @@ function makeTool(
     execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
       if (client.isBlocked(mcpName))
         return Promise.reject(blockedError(client.serverName, mcpName));
-      const progress = context.progress;
-      const options: McpCallOptions =
-        progress === undefined
-          ? { signal: context.signal }
-          : { signal: context.signal, onProgress: progress };
-      return client.callTool(mcpName, args ?? {}, options).then(resultValue);
+      return client.callTool(mcpName, args ?? {}, context).then(resultValue);
     },
   });
 }

@@ -13,7 +13,7 @@ export interface McpToolInfo {
   readonly inputSchema: JsonSchema;
   /** JSON Schema of `structuredContent`, when the server declares one. */
   readonly outputSchema?: JsonSchema;
-  /** The server's behaviour hints. */
+  /** The server's behaviour hints (untrusted: see `trustAnnotations`). */
   readonly annotations?: McpToolAnnotations;
 }
 
@@ -23,12 +23,14 @@ export interface McpCallOptions {
   readonly signal?: AbortSignal;
   /** Time limit of this call (default: the client's `timeoutMs`). */
   readonly timeoutMs?: number;
-  /**
-   * Receives the server's progress notifications. With it, each notification restarts the
-   * time limit, bounded by `maxTotalTimeoutMs` when given.
-   */
+  /** Receives the server's progress notifications. */
   readonly onProgress?: (update: ToolProgress) => void;
-  /** With `onProgress`: the longest the call may take in all (default: the client's). */
+  /**
+   * With `onProgress`: each progress notification restarts the time limit, up to
+   * `maxTotalTimeoutMs` in all (default: the client's `resetTimeoutOnProgress`, off).
+   */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** The longest a call whose limit progress restarts may take (default: the client's). */
   readonly maxTotalTimeoutMs?: number;
 }
 
@@ -108,11 +110,17 @@ export type McpWarning = McpInvalidToolWarning | McpToolChangedWarning;
 
 /** Options of `McpClient`. */
 export interface McpClientOptions {
-  /** Time limit of every request to the server, in ms (default 30 000). */
+  /**
+   * Time limit of each request of the protocol link, in ms (default 30 000): a listing page,
+   * a ping, and `callTool` without a time limit of its own. The `BaseTool`s of `tools()` run on
+   * their caller's clock instead (`ToolContext.deadline` and `signal`).
+   */
   readonly timeoutMs?: number;
   /** Time limit of `connect()` (start-up and initialize), in ms (default: `timeoutMs`). */
   readonly connectTimeoutMs?: number;
-  /** Upper bound of a call whose limit is restarted by progress (default: none). */
+  /** `callTool` with `onProgress`: each progress notification restarts its limit (default off). */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** The longest a call whose limit progress restarts may take (default: 10 × its limit). */
   readonly maxTotalTimeoutMs?: number;
   /**
    * Whether the tools' annotations (`readOnlyHint`, `destructiveHint`, `openWorldHint`) decide
@@ -144,7 +152,11 @@ export interface McpClientOptions {
   readonly maxMessageBytes?: number;
   /** Answers the server's elicitation requests. Without it the client declares no elicitation. */
   readonly onElicitation?: McpElicitationHandler;
-  /** Called with the new list after the server said its tools changed and they were re-listed. */
+  /**
+   * Called with the new list once a listing finds the tools changed: a list different from the
+   * last one this client saw, or, before any, the list that follows the server's
+   * `notifications/tools/list_changed`. Once per settled listing, however many notices came.
+   */
   readonly onToolsChanged?: (tools: readonly McpToolInfo[]) => void;
   /** Stdio: receives the server's stderr as it comes (it is captured either way). */
   readonly onStderr?: (text: string) => void;
