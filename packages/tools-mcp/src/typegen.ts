@@ -20,8 +20,10 @@ export interface TypegenOptions {
  * `json-schema-to-typescript` from its `inputSchema`), a map from tool names to them, and a
  * typed wrapper per server: `everythingTools(client).callTool<'get-sum'>('get-sum', { a, b })`.
  *
- * @throws {Error} when `json-schema-to-typescript` cannot compile a schema (the message names
- *   the server and tool).
+ * `json-schema-to-typescript` is an optional peer dependency, loaded on the first call.
+ *
+ * @throws {Error} when `json-schema-to-typescript` is not installed (the message says how to
+ *   install it), or cannot compile a schema (the message names the server and tool).
  */
 export async function generateToolTypes(
   servers: readonly TypegenServer[],
@@ -33,8 +35,7 @@ export async function generateToolTypes(
     `import type { McpCallOptions, McpClient, McpToolResult } from '${importFrom}';`,
     '',
   ];
-  // Loaded on first use: it brings prettier and lodash, 100 ms of start-up a client never needs.
-  const compile: typeof Compile = (await import('json-schema-to-typescript')).compile;
+  const compile = await loadCompiler();
   const used = new Set<string>();
   for (const server of servers) {
     const prefix = uniqueName(pascalCase(server.serverName) || 'Server', used);
@@ -87,6 +88,30 @@ export async function generateToolTypes(
     );
   }
   return parts.join('\n');
+}
+
+/**
+ * json-schema-to-typescript, loaded on first use: an optional peer dependency (it brings
+ * prettier and lodash, which an application that only uses the client should not install).
+ */
+async function loadCompiler(): Promise<typeof Compile> {
+  try {
+    return (await import('json-schema-to-typescript')).compile;
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    throw new Error(
+      'agcore-mcp typegen needs json-schema-to-typescript, an optional peer dependency of @agcore/tools-mcp that is not installed. Install it next to @agcore/tools-mcp (npm install --save-dev json-schema-to-typescript@16, or pnpm add -D json-schema-to-typescript@16) and run typegen again.',
+      { cause: error },
+    );
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    String((error as Error).message).includes('json-schema-to-typescript')
+  );
 }
 
 function pascalCase(name: string): string {
