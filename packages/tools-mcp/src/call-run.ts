@@ -1,39 +1,93 @@
-import type { JsonObject } from '@agcore/tools-core';
+import type { JsonObject, JsonValue } from '@agcore/tools-core';
 import type { CallPlan } from './call-plan.js';
 import { type McpToolResult, toToolResult } from './call-result.js';
 import type { McpConnection } from './connection.js';
 import type { ErrorScope } from './error-mapping.js';
 import { type McpErrorCode, McpToolError } from './mcp-tool-error.js';
 
+type RawResult = Parameters<typeof toToolResult>[0];
+
 /**
  * Sends one `tools/call` as `plan` says and maps the outcome: the result, or an
- * `McpToolError` (as `McpClient.callTool` documents), secrets removed from a server's error text.
+ * `McpToolError` (as `McpClient.callTool` documents), secrets removed from a server's error
+ * text. One `then` on the SDK's promise, no async wrapper: this is every call's path.
  */
-export async function runCall(
+export function runCall(
   connection: McpConnection,
   name: string,
   args: JsonObject,
   plan: CallPlan,
   scope: ErrorScope,
 ): Promise<McpToolResult> {
+  return send(connection, name, args, plan).then(
+    (raw) => {
+      finish(connection, plan);
+      return resultOf(raw, name, scope);
+    },
+    (error: unknown) => {
+      finish(connection, plan);
+      throw failureOf(connection, name, plan, error);
+    },
+  );
+}
+
+/** As `runCall`, resolving the result's `value` (what a `BaseTool` returns). */
+export function runCallForValue(
+  connection: McpConnection,
+  name: string,
+  args: JsonObject,
+  plan: CallPlan,
+  scope: ErrorScope,
+): Promise<JsonValue> {
+  return send(connection, name, args, plan).then(
+    (raw) => {
+      finish(connection, plan);
+      return resultOf(raw, name, scope).value;
+    },
+    (error: unknown) => {
+      finish(connection, plan);
+      throw failureOf(connection, name, plan, error);
+    },
+  );
+}
+
+function send(
+  connection: McpConnection,
+  name: string,
+  args: JsonObject,
+  plan: CallPlan,
+): Promise<RawResult> {
   if (plan.listensToProgress) connection.progressCalls++;
-  let raw: Parameters<typeof toToolResult>[0];
   try {
-    raw = await connection.sdk.callTool({ name, arguments: args }, undefined, plan.request);
+    return connection.sdk.callTool({ name, arguments: args }, undefined, plan.request);
   } catch (error) {
-    const abort = plan.abort;
-    throw connection.failure(error, {
-      kind: 'call',
-      toolName: name,
-      timeoutMs: plan.timeoutMs,
-      maxTotalTimeoutMs: plan.maxTotalTimeoutMs,
-      aborted: abort?.aborted === true,
-      abortReason: abort?.reason,
-    });
-  } finally {
-    plan.abort?.release();
-    if (plan.listensToProgress) connection.progressCalls--;
+    return Promise.reject(error);
   }
+}
+
+function finish(connection: McpConnection, plan: CallPlan): void {
+  plan.abort?.release();
+  if (plan.listensToProgress) connection.progressCalls--;
+}
+
+function failureOf(
+  connection: McpConnection,
+  name: string,
+  plan: CallPlan,
+  error: unknown,
+): McpToolError {
+  const abort = plan.abort;
+  return connection.failure(error, {
+    kind: 'call',
+    toolName: name,
+    timeoutMs: plan.timeoutMs,
+    maxTotalTimeoutMs: plan.maxTotalTimeoutMs,
+    aborted: abort?.aborted === true,
+    abortReason: abort?.reason,
+  });
+}
+
+function resultOf(raw: RawResult, name: string, scope: ErrorScope): McpToolResult {
   if (raw.isError !== true || scope.transport.type === 'stdio') {
     return toToolResult(raw, scope.serverName, name);
   }

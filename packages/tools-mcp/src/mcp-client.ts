@@ -1,4 +1,4 @@
-import { type JsonObject, type ToolContext, ToolError } from '@agcore/tools-core';
+import type { JsonObject, JsonValue, ToolContext } from '@agcore/tools-core';
 import {
   type CallDefaults,
   type CallPlan,
@@ -8,12 +8,11 @@ import {
   planToolCall,
 } from './call-plan.js';
 import type { McpToolResult } from './call-result.js';
-import { runCall } from './call-run.js';
-import { type ConnectionSettings, type McpConnection, openConnection } from './connection.js';
-import { notStartedError, unavailableError } from './error-mapping.js';
-import { McpToolError } from './mcp-tool-error.js';
+import { runCall, runCallForValue } from './call-run.js';
+import { ClientLink } from './client-link.js';
+import type { ConnectionSettings, McpConnection } from './connection.js';
+import { notStartedError } from './error-mapping.js';
 import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from './mcp-tools.js';
-import { reconnectWithBackoff } from './reconnect.js';
 import { Reporter } from './reporter.js';
 import { ToolListing } from './tool-listing.js';
 import { ToolPins } from './tool-pins.js';
@@ -30,14 +29,14 @@ const defaultClientInfo = { name: 'agcore', version: '0.1.0' };
  * server's tools into `BaseTool`s for a registry or an LLM loop.
  *
  * Every failure is a `ToolError` (an `McpToolError`, with `serverName`): `mcp_error`,
- * `mcp_not_initialized`, `mcp_timeout`, `cancelled`, `execution_failed`, `invalid_arguments`.
+ * `mcp_not_initialized`, `mcp_timeout`, `timeout`, `cancelled`, `permission_denied`,
+ * `execution_failed`, `invalid_arguments` (the README's table says when).
  */
 export class McpClient {
   /** The name this server goes by in tool names and errors. */
   readonly serverName: string;
   /** How the server is reached. */
   readonly transport: McpTransportConfig;
-  private readonly options: McpClientOptions;
   private readonly settings: ConnectionSettings;
   private readonly listing: ToolListing;
   private readonly host: ToolHost;
@@ -45,14 +44,8 @@ export class McpClient {
   /** The plan of a call with no options of its own: one frozen object, not one per call. */
   private plainCall: CallPlan;
   private callDefaults: CallDefaults;
-  /** The live connection, while connected. */
-  private current: McpConnection | undefined;
-  private state: 'idle' | 'connected' | 'lost' | 'closed' = 'idle';
-  private opening: Promise<McpConnection> | undefined;
-  private closing: Promise<void> | undefined;
-  private lostError: McpToolError | undefined;
-  /** Incremented by `close()`: an attempt that started before it must not connect. */
-  private epoch = 0;
+  /** Which connection is live (`link.current`), through connect, loss and close. */
+  private readonly link: ClientLink;
   private readonly reporter: Reporter;
   private readonly pins: ToolPins;
 
@@ -67,7 +60,6 @@ export class McpClient {
     }
     this.serverName = serverName;
     this.transport = transport;
-    this.options = options;
     this.timeoutMs = checkDuration('timeoutMs', options.timeoutMs ?? defaultTimeoutMs);
     this.plainCall = defaultPlan(this.timeoutMs);
     this.callDefaults = {
@@ -111,6 +103,11 @@ export class McpClient {
       },
     });
     this.pins = new ToolPins(options.onToolChange ?? 'report');
+    this.link = new ClientLink(this.settings, options.autoReconnect, {
+      changed: () => this.listing.reset(),
+      toolsChanged: (connection) => this.listing.changed(connection),
+      report: (error) => this.reporter.error(error),
+    });
     this.host = {
       serverName,
       trustAnnotations: options.trustAnnotations ?? transport.type === 'stdio',
@@ -121,7 +118,8 @@ export class McpClient {
   }
 
   /**
-   * Sets the time limit of every later request (the SDK's own default, 60 s, never applies).
+   * Sets the client's limit of every later request of the protocol link (a listing page, a
+   * ping, a direct `callTool`); the SDK's own default, 60 s, never applies.
    *
    * @throws {TypeError} when `ms` is not a positive number.
    */
@@ -134,18 +132,18 @@ export class McpClient {
 
   /** Whether the client is connected and the server alive, as far as it knows. Never throws. */
   get isConnected(): boolean {
-    return this.state === 'connected';
+    return this.link.isConnected;
   }
 
   /** The server's name and version from the handshake, once connected. Never throws. */
   get serverVersion(): { readonly name: string; readonly version: string } | undefined {
-    const version = this.current?.sdk.getServerVersion();
+    const version = this.link.current?.sdk.getServerVersion();
     return version === undefined ? undefined : { name: version.name, version: version.version };
   }
 
   /** The stdio server's process id, while it runs. Never throws. */
   get pid(): number | undefined {
-    return this.current?.stdio?.pid ?? undefined;
+    return this.link.current?.stdio?.pid ?? undefined;
   }
 
   /**
@@ -156,20 +154,8 @@ export class McpClient {
    *   during start-up, or the URL refuses the connection (naming the server, the reason and
    *   the tail of its stderr); `mcp_timeout` when the handshake outlives `connectTimeoutMs`.
    */
-  async connect(): Promise<void> {
-    if (this.state === 'connected') return;
-    if (this.opening !== undefined) {
-      await this.opening;
-      return;
-    }
-    if (this.closing !== undefined) await this.closing;
-    const opening = this.open();
-    this.opening = opening;
-    try {
-      await opening;
-    } finally {
-      if (this.opening === opening) this.opening = undefined;
-    }
+  connect(): Promise<void> {
+    return this.link.connect();
   }
 
   /**
@@ -184,14 +170,16 @@ export class McpClient {
   }
 
   /**
-   * Every tool of the server, following `nextCursor` through all pages, from the cache when
-   * it is fresh (it is dropped on `notifications/tools/list_changed` and after `toolsTtlMs`).
+   * Every valid tool of the server, following `nextCursor` through all pages, from the cache
+   * when it is fresh (it is dropped on `notifications/tools/list_changed` and after
+   * `toolsTtlMs`). Invalid tools, and tools whose schemas the schema compiler refuses, are left
+   * out and reported once through `onWarning`.
    *
    * @throws {McpToolError} `mcp_not_initialized` before `connect()`, `mcp_error` when the server
    *   is gone or answers badly, `mcp_timeout` when a page outlives the time limit.
    */
   async listTools(): Promise<readonly McpToolInfo[]> {
-    return this.listing.get(await this.ready(undefined));
+    return this.listing.get(await this.link.ready(undefined));
   }
 
   /**
@@ -200,41 +188,45 @@ export class McpClient {
    * @throws {McpToolError} as `listTools()` does.
    */
   async refreshTools(): Promise<readonly McpToolInfo[]> {
-    return this.listing.refresh(await this.ready(undefined));
+    return this.listing.refresh(await this.link.ready(undefined));
   }
 
   /**
-   * Calls a tool of the server.
+   * Calls a tool of the server, on the client's clock: `options.timeoutMs` or the client's
+   * `timeoutMs`, restarted by progress only with `resetTimeoutOnProgress` (up to
+   * `maxTotalTimeoutMs`).
    *
    * @throws {McpToolError} `execution_failed` (recoverable) when the server answers
-   *   `isError: true`, with its text; `invalid_arguments` when it rejects the arguments with a
-   *   JSON-RPC error; `cancelled` when `signal` aborts (the server is sent
+   *   `isError: true`, with its text, or its structuredContent breaks the tool's outputSchema;
+   *   `invalid_arguments` when it rejects the arguments with a JSON-RPC error; `cancelled` when
+   *   `signal` aborts (`timeout` when its reason is a time limit; the server is sent
    *   `notifications/cancelled`); `mcp_timeout` after the time limit; `mcp_error` when the
    *   server dies (naming its exit code or signal) or cannot be reached;
    *   `mcp_not_initialized` before `connect()` or after `close()`.
-   * @throws {TypeError} when `options.timeoutMs` is not a positive number.
+   * @throws {TypeError} when `timeoutMs` or `maxTotalTimeoutMs` is not a positive number.
    */
-  async callTool(
-    name: string,
-    args: JsonObject = {},
-    options?: McpCallOptions,
-  ): Promise<McpToolResult> {
-    const connection = this.current ?? (await this.ready(name));
-    const plan =
-      options === undefined ? this.plainCall : planCall(options, this.callDefaults, this.plainCall);
-    if ('notStarted' in plan) throw notStartedError(this.serverName, name, plan.reason);
-    return runCall(connection, name, args, plan, this.settings);
+  callTool(name: string, args: JsonObject = {}, options?: McpCallOptions): Promise<McpToolResult> {
+    const connection = this.link.current;
+    if (connection === undefined) {
+      return this.link.ready(name).then((ready) => this.startCall(ready, name, args, options));
+    }
+    try {
+      return this.startCall(connection, name, args, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
    * The server's tools as `BaseTool`s sharing this client: names optionally prefixed with the
-   * server name and sanitised, permissions from annotations or overrides, filtered by
-   * allow/block lists. Each tool's `execute` calls `callTool` with the context's signal and
-   * progress.
+   * server name and sanitised, permissions from annotations (of a trusted server) or
+   * overrides, filtered by allow/block lists, without tools blocked by `onToolChange: 'block'`.
+   * Each tool's `execute` runs on its caller's clock (`context.signal`, `context.deadline`)
+   * and forwards progress to `context.progress`.
    *
    * @throws {McpToolError} as `listTools()` does; `mcp_error` when two tool names collide
    *   after sanitising.
-   * @throws {TypeError} when a permission override is an empty list.
+   * @throws {TypeError} when a permission override is empty or holds a non-permission.
    */
   tools(options: McpToolsOptions = {}): Promise<McpTool[]> {
     return mcpTools(this.host, options);
@@ -255,116 +247,44 @@ export class McpClient {
    * 3 × `closeGraceMs` for a server that ignores SIGTERM). Pending calls reject with
    * `mcp_error`. Safe to call twice and concurrently. Never throws.
    */
-  async close(): Promise<void> {
-    if (this.closing !== undefined) return this.closing;
-    this.epoch++;
-    this.state = 'closed';
-    this.lostError = undefined;
-    this.listing.reset();
-    const connection = this.current;
-    this.current = undefined;
-    if (connection === undefined) return;
-    const closing = connection.shutdown();
-    this.closing = closing;
-    try {
-      await closing;
-    } finally {
-      this.closing = undefined;
-    }
+  close(): Promise<void> {
+    return this.link.close();
   }
 
-  /** A `BaseTool` call: on the caller's clock (see `planToolCall`). */
-  private async callInContext(
+  /** @throws {TypeError} for a bad time option; {McpToolError} for a call that cannot start. */
+  private startCall(
+    connection: McpConnection,
     name: string,
     args: JsonObject,
-    context: ToolContext,
+    options: McpCallOptions | undefined,
   ): Promise<McpToolResult> {
-    const connection = this.current ?? (await this.ready(name));
-    const plan = planToolCall(context);
+    const plan =
+      options === undefined ? this.plainCall : planCall(options, this.callDefaults, this.plainCall);
     if ('notStarted' in plan) throw notStartedError(this.serverName, name, plan.reason);
     return runCall(connection, name, args, plan, this.settings);
   }
 
-  private async ready(toolName: string | undefined): Promise<McpConnection> {
-    if (this.current !== undefined) return this.current;
-    if (this.opening !== undefined) {
-      try {
-        return await this.opening;
-      } catch (error) {
-        if (ToolError.isInstance(error)) throw error;
-        throw new McpToolError(
-          'mcp_error',
-          `MCP server '${this.serverName}' could not reconnect.`,
-          {
-            serverName: this.serverName,
-            cause: error,
-          },
-        );
-      }
+  /** A `BaseTool` call: on the caller's clock (see `planToolCall`); resolves the value. */
+  private callInContext(name: string, args: JsonObject, context: ToolContext): Promise<JsonValue> {
+    const connection = this.link.current;
+    if (connection === undefined) {
+      return this.link.ready(name).then((ready) => this.startInContext(ready, name, args, context));
     }
-    if (this.state === 'lost' && this.lostError !== undefined) {
-      throw unavailableError(this.serverName, this.lostError, toolName);
+    try {
+      return this.startInContext(connection, name, args, context);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    throw new McpToolError(
-      'mcp_not_initialized',
-      this.state === 'closed'
-        ? `MCP client '${this.serverName}' is closed: call connect() to open it again.`
-        : `MCP client '${this.serverName}' is not connected: call connect() first.`,
-      { serverName: this.serverName, ...(toolName === undefined ? {} : { toolName }) },
-    );
   }
 
-  private async open(): Promise<McpConnection> {
-    const epoch = this.epoch;
-    const connection = await openConnection(this.settings, {
-      lost: (lostConnection, error) => this.handleLoss(lostConnection, error),
-      toolsChanged: (changed) => {
-        if (changed === this.current) this.listing.changed(changed);
-      },
-      report: (error) => this.reporter.error(error),
-    });
-    if (epoch !== this.epoch) {
-      await connection.shutdown();
-      throw new McpToolError(
-        'mcp_error',
-        `MCP client '${this.serverName}' was closed while it was connecting.`,
-        { serverName: this.serverName },
-      );
-    }
-    this.current = connection;
-    this.state = 'connected';
-    this.lostError = undefined;
-    this.listing.reset();
-    return connection;
-  }
-
-  private handleLoss(connection: McpConnection, error: McpToolError): void {
-    if (connection !== this.current) return;
-    this.current = undefined;
-    this.state = 'lost';
-    this.lostError = error;
-    this.listing.reset();
-    const auto = this.options.autoReconnect;
-    if (auto === undefined || auto === false) return;
-    const epoch = this.epoch;
-    const opening = reconnectWithBackoff(
-      this.serverName,
-      auto === true ? {} : auto,
-      () => this.open(),
-      () => epoch !== this.epoch,
-    ).catch((failed: unknown) => {
-      if (epoch === this.epoch && failed instanceof McpToolError) this.lostError = failed;
-      throw failed;
-    });
-    this.opening = opening;
-    opening.then(
-      () => {
-        if (this.opening === opening) this.opening = undefined;
-      },
-      (failed: unknown) => {
-        if (this.opening === opening) this.opening = undefined;
-        this.reporter.error(failed);
-      },
-    );
+  private startInContext(
+    connection: McpConnection,
+    name: string,
+    args: JsonObject,
+    context: ToolContext,
+  ): Promise<JsonValue> {
+    const plan = planToolCall(context);
+    if ('notStarted' in plan) throw notStartedError(this.serverName, name, plan.reason);
+    return runCallForValue(connection, name, args, plan, this.settings);
   }
 }

@@ -6,7 +6,6 @@ import type {
   Permission,
   ToolContext,
 } from '@agcore/tools-core';
-import type { McpToolResult } from './call-result.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { exposedToolName } from './tool-names.js';
 import {
@@ -27,8 +26,8 @@ export interface ToolHost {
   isBlocked(mcpName: string): boolean;
   /** The server's tools. */
   listTools(): Promise<readonly McpToolInfo[]>;
-  /** Calls a tool on the caller's clock: `context.signal` and `context.deadline`. */
-  callTool(name: string, args: JsonObject, context: ToolContext): Promise<McpToolResult>;
+  /** Calls a tool on the caller's clock (`context.signal`, `context.deadline`); resolves its value. */
+  callTool(name: string, args: JsonObject, context: ToolContext): Promise<JsonValue>;
 }
 
 /** Chooses tools by MCP name: exact strings or regular expressions. */
@@ -156,7 +155,7 @@ function makeTool(
     execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
       if (client.isBlocked(mcpName))
         return Promise.reject(blockedError(client.serverName, mcpName));
-      return client.callTool(mcpName, args ?? {}, context).then(resultValue);
+      return client.callTool(mcpName, args ?? {}, context);
     },
   });
 }
@@ -183,10 +182,6 @@ function blockedError(serverName: string, mcpName: string): McpToolError {
     `MCP tool '${mcpName}' of server '${serverName}' changed its definition since it was first seen, and onToolChange is 'block': review the new definition and call acceptToolChange('${mcpName}') on the client to use it.`,
     { serverName, toolName: mcpName },
   );
-}
-
-function resultValue(result: McpToolResult): JsonValue {
-  return result.value;
 }
 
 /** Chat Completions wants an object schema with `properties`; MCP servers sometimes omit it. */
