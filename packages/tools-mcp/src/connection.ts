@@ -229,8 +229,10 @@ export class McpConnection implements LinkState {
       return;
     }
     if (this.fatal !== undefined) return;
+    // SDK internals (checked against 1.32.2): its ReadBuffer reports a line over
+    // maxBufferSize with this text (mcp-client.faults.test.ts fails if it changes). The SDK
+    // then drops the stream and takes seconds to stop the child: stop it now.
     if (/ReadBuffer exceeded maximum size/.test(error.message)) {
-      // SDK 1.32.2 drops the stream and takes seconds to stop the child: stop it now.
       this.fatal = {
         error,
         what: `sent a message the client could not accept (${error.message}) and was stopped`,

@@ -68,7 +68,7 @@ describe('the README', () => {
 });
 
 describe('import cost', () => {
-  it('does not load the HTTP transports until an HTTP server is used', async () => {
+  it('does not load the HTTP transports, the schema compiler or typegen until they are used', async () => {
     const trace = join(dir.path, 'stdio.trace');
     const script = `const { McpClient } = await import(${JSON.stringify(pathToFileURL(join(dist, 'index.js')).href)});
       new McpClient('x', { type: 'stdio', command: 'node' });`;
@@ -79,6 +79,8 @@ describe('import cost', () => {
     expect(loaded).not.toMatch(/client\/(streamableHttp|sse)\.js/);
     expect(loaded).not.toMatch(/eventsource/);
     expect(loaded).not.toMatch(/json-schema-to-typescript/);
+    // The schema compiler loads with the first listing.
+    expect(loaded).not.toMatch(/tools-core\/dist\/schema\//);
   });
 });
 
@@ -91,7 +93,7 @@ describe('agcore-mcp typegen without json-schema-to-typescript', () => {
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /typegen needs json-schema-to-typescript.*npm install --save-dev json-schema-to-typescript/s,
+      /typegen \(generateToolTypes\) needs json-schema-to-typescript.*npm install --save-dev json-schema-to-typescript/s,
     );
     expect(result.stderr).not.toMatch(/at .*\.js:\d+/); // a message, not a stack
   });

@@ -213,6 +213,7 @@ async function listAllPages(
     }
   } while (cursor !== undefined);
   const { valid, problems } = checkTools(listed, settings.serverName);
+  await settings.schemas.load();
   const accepted = valid.filter((tool) => {
     const refused = settings.schemas.prepare(tool.info);
     if (refused === undefined) return true;

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@agcore/tools-core';
-import { createSchemaCompiler, type SchemaCheck } from '@agcore/tools-core/schema';
+import type { SchemaCheck, SchemaCompiler } from '@agcore/tools-core/schema';
 import type {
   JsonSchemaType,
   JsonSchemaValidator,
@@ -19,24 +19,37 @@ import type { McpToolInfo } from './types.js';
  * compiling the schema with ajv (exponential patterns, `$ref` blow-ups, global `$id`s).
  */
 export class ToolSchemas implements jsonSchemaValidator {
-  private readonly inputs = createSchemaCompiler({ valueName: 'arguments' });
-  private readonly outputs = createSchemaCompiler({ valueName: 'structuredContent' });
-  /** The checks of the output schemas of the latest listing, by schema object. */
-  private checks = new WeakMap<object, SchemaCheck>();
+  private inputs: SchemaCompiler | undefined;
+  private outputs: SchemaCompiler | undefined;
+  /** The checks of the output schemas prepared so far, by schema object. */
+  private readonly checks = new WeakMap<object, SchemaCheck>();
 
   /**
-   * Compiles a listed tool's schemas. Returns why the tool must be left out (a schema beyond
-   * the compiler's limits), or `undefined` when both compiled. Never throws.
+   * Loads the schema compiler (on the first listing: an application that never lists pays
+   * nothing for it at start-up) and makes this client's compilers.
+   */
+  async load(): Promise<void> {
+    if (this.inputs !== undefined) return;
+    const { createSchemaCompiler } = await import('@agcore/tools-core/schema');
+    this.inputs ??= createSchemaCompiler({ valueName: 'arguments' });
+    this.outputs ??= createSchemaCompiler({ valueName: 'structuredContent' });
+  }
+
+  /**
+   * Compiles a listed tool's schemas (after `load()`). Returns why the tool must be left out
+   * (a schema beyond the compiler's limits), or `undefined` when both compiled. Never throws.
    */
   prepare(tool: McpToolInfo): string | undefined {
+    const { inputs, outputs } = this;
+    if (inputs === undefined || outputs === undefined) return 'its schemas were not compiled';
     try {
-      this.inputs.compile(tool.inputSchema, tool.name);
+      inputs.compile(tool.inputSchema, tool.name);
     } catch (error) {
       return `its inputSchema was refused (${reasonOf(error)})`;
     }
     if (tool.outputSchema === undefined) return undefined;
     try {
-      this.checks.set(tool.outputSchema, this.outputs.compile(tool.outputSchema, tool.name));
+      this.checks.set(tool.outputSchema, outputs.compile(tool.outputSchema, tool.name));
     } catch (error) {
       return `its outputSchema was refused (${reasonOf(error)})`;
     }
@@ -51,6 +64,8 @@ export class ToolSchemas implements jsonSchemaValidator {
     let check = this.checks.get(schema);
     if (check === undefined) {
       try {
+        // The SDK asks only for the output schemas of tools that prepare() accepted.
+        if (this.outputs === undefined) throw new Error('the schema compiler is not loaded');
         check = this.outputs.compile(schema as JsonSchema, 'outputSchema');
       } catch (error) {
         const refused = `the outputSchema was refused (${reasonOf(error)})`;

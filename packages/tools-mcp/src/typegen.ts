@@ -100,7 +100,7 @@ async function loadCompiler(): Promise<typeof Compile> {
   } catch (error) {
     if (!isMissing(error)) throw error;
     throw new Error(
-      'agcore-mcp typegen needs json-schema-to-typescript, an optional peer dependency of @agcore/tools-mcp that is not installed. Install it next to @agcore/tools-mcp (npm install --save-dev json-schema-to-typescript@16, or pnpm add -D json-schema-to-typescript@16) and run typegen again.',
+      'typegen (generateToolTypes) needs json-schema-to-typescript, an optional peer dependency of @agcore/tools-mcp that is not installed. Install it next to @agcore/tools-mcp (npm install --save-dev json-schema-to-typescript@16, or pnpm add -D json-schema-to-typescript@16) and run typegen again.',
       { cause: error },
     );
   }
