@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { testDist } from './test-support/test-dist.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const conformance = join(
@@ -19,6 +20,8 @@ function run(script: string, args: string[]): Promise<{ code: number | null; out
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd: packageRoot,
+      // The conformance runner passes its environment on to the client it starts.
+      env: { ...process.env, AGCORE_MCP_ENTRY: pathToFileURL(join(testDist, 'index.js')).href },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -34,7 +37,7 @@ function run(script: string, args: string[]): Promise<{ code: number | null; out
 }
 
 describe('official MCP conformance suite (@modelcontextprotocol/conformance 0.1.13), client side', () => {
-  // The conformance client runs on dist/, which the global setup builds from the current source.
+  // The conformance client runs on the package as the global setup bundled it (testDist).
   // sse-retry checks the reconnect delay against a 200 ms tolerance; on a loaded machine one
   // retry keeps that timing check from failing the run for a reason that is not ours.
   it('passes the core suite; only the auth/* scenarios of the baseline fail', {

@@ -1,15 +1,17 @@
 // Standalone and light: what the README shows works with tools-mcp alone; the HTTP transports
-// and the typegen compiler load only when used. These run the built package (dist/).
+// and the typegen compiler load only when used. These run the package as bundled for the
+// tests (`testDist`, built by the global setup as `pnpm build` builds dist/).
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './test-support/servers.js';
+import { testDist } from './test-support/test-dist.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageRoot = join(here, '..');
-const dist = join(packageRoot, 'dist');
+const dist = testDist;
 const traceModules = join(here, 'test-support', 'trace-modules.mjs');
 
 function run(
