@@ -109,6 +109,17 @@ export function unavailableError(
   );
 }
 
+/** What every error of one failed request carries. */
+interface Failure {
+  /** "Call to MCP tool 'x' on server 'y'", the start of each message. */
+  readonly subject: string;
+  readonly base: {
+    readonly serverName: string;
+    readonly cause: unknown;
+    readonly toolName?: string;
+  };
+}
+
 /** Turns anything a request to the server threw into an `McpToolError`. Never throws. */
 export function mapFailure(
   error: unknown,
@@ -119,85 +130,113 @@ export function mapFailure(
   if (error instanceof McpToolError) return error;
   const { serverName } = scope;
   const toolName = operation.kind === 'call' ? operation.toolName : undefined;
-  const subject =
-    operation.kind === 'call'
-      ? `Call to MCP tool '${toolName}' on server '${serverName}'`
-      : operation.kind === 'list'
-        ? `Listing the tools of MCP server '${serverName}'`
-        : `Connecting to MCP server '${serverName}' (${describeTransport(scope.transport)})`;
-  const base = {
-    serverName,
-    cause: redactError(error, scope.redact),
-    ...(toolName === undefined ? {} : { toolName }),
+  const failure: Failure = {
+    subject:
+      operation.kind === 'call'
+        ? `Call to MCP tool '${toolName}' on server '${serverName}'`
+        : operation.kind === 'list'
+          ? `Listing the tools of MCP server '${serverName}'`
+          : `Connecting to MCP server '${serverName}' (${describeTransport(scope.transport)})`,
+    base: {
+      serverName,
+      cause: redactError(error, scope.redact),
+      ...(toolName === undefined ? {} : { toolName }),
+    },
   };
   if (operation.kind === 'call' && operation.aborted) {
-    return isTimeUp(operation.abortReason)
-      ? new McpToolError(
-          'timeout',
-          `${subject} ran out of its caller's time limit and was stopped; the server was told to cancel it.`,
-          base,
-        )
-      : new McpToolError('cancelled', `${subject} was cancelled.`, base);
+    return stoppedByCaller(failure, operation.abortReason);
   }
   if (link.timedOut || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
-    const maxTotal = operation.kind === 'call' ? operation.maxTotalTimeoutMs : undefined;
-    if (maxTotal !== undefined && error instanceof McpError && hasMaxTotal(error.data)) {
-      return new McpToolError(
-        'mcp_timeout',
-        `${subject} reported progress but did not finish within maxTotalTimeoutMs (${maxTotal} ms), the most a call whose limit progress restarts may take. Raise maxTotalTimeoutMs if the server is slow.`,
-        base,
-      );
-    }
-    const stderr = operation.kind === 'connect' ? link.stderrTail() : '';
-    return new McpToolError(
-      'mcp_timeout',
-      `${subject} got no answer within ${operation.timeoutMs ?? callerClockMs} ms. Raise timeoutMs${
-        operation.kind === 'connect' ? ' or connectTimeoutMs' : ''
-      } if the server is slow, or check that it is healthy.${
-        stderr === '' ? '' : ` Its stderr ended with: ${stderr}`
-      }`,
-      { ...base, ...(stderr === '' ? {} : { stderr }) },
-    );
+    return outOfTime(failure, error, operation, link);
   }
-  const lost = link.lost;
   const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
-  if (closed || (lost !== undefined && link.isStdio)) {
-    if (link.closedByUs && lost === undefined) {
-      return new McpToolError('mcp_error', `${subject} failed: the client was closed.`, base);
-    }
-    const loss = lost ?? link.describeLoss();
-    return new McpToolError('mcp_error', `${subject} failed: ${loss.message}`, {
-      ...base,
-      ...(loss.exitCode === undefined ? {} : { exitCode: loss.exitCode }),
-      ...(loss.signal === undefined ? {} : { signal: loss.signal }),
-      ...(loss.stderr === undefined ? {} : { stderr: loss.stderr }),
-    });
-  }
-  if (error instanceof McpError) {
-    const reason = scope.redact(error.message);
-    const broken = operation.kind === 'call' ? brokenOutput(error) : undefined;
-    if (broken !== undefined) {
-      return new McpToolError(
-        'execution_failed',
-        `${subject} returned a result that breaks the tool's outputSchema (${scope.redact(broken)}). The server is at fault: report it to its authors.`,
-        base,
-      );
-    }
-    if (operation.kind === 'call') {
-      return new McpToolError(
-        error.code === ErrorCode.InvalidParams ? 'invalid_arguments' : 'execution_failed',
-        `${subject} failed: ${reason}`,
-        base,
-      );
-    }
-    return new McpToolError('mcp_error', `${subject} failed: ${reason}`, base);
-  }
+  if (closed || (link.lost !== undefined && link.isStdio)) return connectionGone(failure, link);
+  if (error instanceof McpError) return refusedByServer(failure, error, operation, scope);
   const reason = scope.redact(describeReason(error, scope.transport));
   const stderr = link.stderrTail();
   return new McpToolError(
     'mcp_error',
-    `${subject} failed: ${reason}.${stderr === '' ? '' : ` Its stderr ended with: ${stderr}`}`,
+    `${failure.subject} failed: ${reason}.${stderr === '' ? '' : ` Its stderr ended with: ${stderr}`}`,
+    { ...failure.base, ...(stderr === '' ? {} : { stderr }) },
+  );
+}
+
+/** The caller's signal aborted: `timeout` for a time-limit reason, else `cancelled`. */
+function stoppedByCaller({ subject, base }: Failure, reason: unknown): McpToolError {
+  return isTimeUp(reason)
+    ? new McpToolError(
+        'timeout',
+        `${subject} ran out of its caller's time limit and was stopped; the server was told to cancel it.`,
+        base,
+      )
+    : new McpToolError('cancelled', `${subject} was cancelled.`, base);
+}
+
+/** The client's own limit ran out (the protocol link's): `mcp_timeout`. */
+function outOfTime(
+  { subject, base }: Failure,
+  error: unknown,
+  operation: Operation,
+  link: LinkState,
+): McpToolError {
+  const maxTotal = operation.kind === 'call' ? operation.maxTotalTimeoutMs : undefined;
+  if (maxTotal !== undefined && error instanceof McpError && hasMaxTotal(error.data)) {
+    return new McpToolError(
+      'mcp_timeout',
+      `${subject} reported progress but did not finish within maxTotalTimeoutMs (${maxTotal} ms), the most a call whose limit progress restarts may take. Raise maxTotalTimeoutMs if the server is slow.`,
+      base,
+    );
+  }
+  const stderr = operation.kind === 'connect' ? link.stderrTail() : '';
+  return new McpToolError(
+    'mcp_timeout',
+    `${subject} got no answer within ${operation.timeoutMs ?? callerClockMs} ms. Raise timeoutMs${
+      operation.kind === 'connect' ? ' or connectTimeoutMs' : ''
+    } if the server is slow, or check that it is healthy.${
+      stderr === '' ? '' : ` Its stderr ended with: ${stderr}`
+    }`,
     { ...base, ...(stderr === '' ? {} : { stderr }) },
+  );
+}
+
+/** The connection closed under the request: how it was lost, or that the client closed it. */
+function connectionGone({ subject, base }: Failure, link: LinkState): McpToolError {
+  const lost = link.lost;
+  if (link.closedByUs && lost === undefined) {
+    return new McpToolError('mcp_error', `${subject} failed: the client was closed.`, base);
+  }
+  const loss = lost ?? link.describeLoss();
+  return new McpToolError('mcp_error', `${subject} failed: ${loss.message}`, {
+    ...base,
+    ...(loss.exitCode === undefined ? {} : { exitCode: loss.exitCode }),
+    ...(loss.signal === undefined ? {} : { signal: loss.signal }),
+    ...(loss.stderr === undefined ? {} : { stderr: loss.stderr }),
+  });
+}
+
+/** A JSON-RPC error, or a result the SDK refused. */
+function refusedByServer(
+  { subject, base }: Failure,
+  error: McpError,
+  operation: Operation,
+  scope: ErrorScope,
+): McpToolError {
+  const reason = scope.redact(error.message);
+  if (operation.kind !== 'call') {
+    return new McpToolError('mcp_error', `${subject} failed: ${reason}`, base);
+  }
+  const broken = brokenOutput(error);
+  if (broken !== undefined) {
+    return new McpToolError(
+      'execution_failed',
+      `${subject} returned a result that breaks the tool's outputSchema (${scope.redact(broken)}). The server is at fault: report it to its authors.`,
+      base,
+    );
+  }
+  return new McpToolError(
+    error.code === ErrorCode.InvalidParams ? 'invalid_arguments' : 'execution_failed',
+    `${subject} failed: ${reason}`,
+    base,
   );
 }
 

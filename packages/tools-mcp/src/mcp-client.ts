@@ -73,20 +73,7 @@ export class McpClient {
     if (options.connectTimeoutMs !== undefined) {
       checkDuration('connectTimeoutMs', options.connectTimeoutMs);
     }
-    this.settings = {
-      serverName,
-      transport,
-      redact: transportRedactor(transport),
-      clientInfo: options.clientInfo ?? defaultClientInfo,
-      onElicitation: options.onElicitation,
-      connectTimeoutMs: options.connectTimeoutMs ?? this.timeoutMs,
-      pingTimeoutMs: () => this.timeoutMs,
-      closeGraceMs: options.closeGraceMs ?? 1000,
-      stderrLimitBytes: options.stderrLimitBytes ?? 64 * 1024,
-      maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,
-      onStderr: options.onStderr,
-      schemas: new ToolSchemas(),
-    };
+    this.settings = connectionSettings(serverName, transport, options, () => this.timeoutMs);
     this.reporter = new Reporter(serverName, options.onError, options.onWarning);
     this.listing = new ToolListing({
       serverName,
@@ -287,4 +274,27 @@ export class McpClient {
     if ('notStarted' in plan) throw notStartedError(this.serverName, name, plan.reason);
     return runCallForValue(connection, name, args, plan, this.settings);
   }
+}
+
+/** How the connections of a client are made and run, from its options. */
+function connectionSettings(
+  serverName: string,
+  transport: McpTransportConfig,
+  options: McpClientOptions,
+  timeoutMs: () => number,
+): ConnectionSettings {
+  return {
+    serverName,
+    transport,
+    redact: transportRedactor(transport),
+    clientInfo: options.clientInfo ?? defaultClientInfo,
+    onElicitation: options.onElicitation,
+    connectTimeoutMs: options.connectTimeoutMs ?? timeoutMs(),
+    pingTimeoutMs: timeoutMs,
+    closeGraceMs: options.closeGraceMs ?? 1000,
+    stderrLimitBytes: options.stderrLimitBytes ?? 64 * 1024,
+    maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,
+    onStderr: options.onStderr,
+    schemas: new ToolSchemas(),
+  };
 }

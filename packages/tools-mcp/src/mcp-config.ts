@@ -48,74 +48,86 @@ export function parseMcpServersConfig(
     if (entry.disabled === true) continue;
     const expand = (value: string, field: string): string =>
       expandVariables(value, environment, name, field);
-    let transport: McpTransportConfig;
-    if (typeof entry.command === 'string') {
-      const args = optionalStrings(entry.args, name, 'args').map((arg) => expand(arg, 'args'));
-      const env = optionalStringRecord(entry.env, name, 'env');
-      transport = {
-        type: 'stdio',
-        command: expand(entry.command, 'command'),
-        args,
-        ...(env === undefined
-          ? {}
-          : { env: mapValues(env, (value, key) => expand(value, `env.${key}`)) }),
-        ...(typeof entry.cwd === 'string' ? { cwd: expand(entry.cwd, 'cwd') } : {}),
-      };
-    } else if (typeof entry.url === 'string') {
-      const headers = optionalStringRecord(entry.headers, name, 'headers');
-      const expandedHeaders =
-        headers === undefined
-          ? undefined
-          : mapValues(headers, (value, key) => expand(value, `headers.${key}`));
-      const url = expand(entry.url, 'url');
-      transport =
-        entry.type === 'sse'
-          ? {
-              type: 'sse',
-              url,
-              ...(expandedHeaders === undefined ? {} : { headers: expandedHeaders }),
-            }
-          : {
-              type: 'streamable-http',
-              url,
-              ...(expandedHeaders === undefined ? {} : { headers: expandedHeaders }),
-            };
-    } else {
-      throw configError(name, `needs either "command" (a local server) or "url" (a remote one)`);
-    }
-    const timeout = entry.timeoutMs ?? entry.timeout;
-    if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) {
-      throw configError(name, '"timeoutMs" must be a positive number of milliseconds');
-    }
-    const permissions = parsePermissions(entry.permissions, name);
-    const allow = entry.allowedTools ?? entry.includeTools;
-    const block = entry.blockedTools ?? entry.excludeTools;
-    const trust = entry.trustAnnotations;
-    if (trust !== undefined && typeof trust !== 'boolean') {
-      throw configError(
-        name,
-        `"trustAnnotations" must be true or false, got ${JSON.stringify(trust)}`,
-      );
-    }
-    const onToolChange = entry.onToolChange;
-    if (onToolChange !== undefined && onToolChange !== 'report' && onToolChange !== 'block') {
-      throw configError(
-        name,
-        `"onToolChange" must be 'report' or 'block', got ${JSON.stringify(onToolChange)}`,
-      );
-    }
     entries.push({
       name,
-      transport,
-      ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
-      ...(permissions === undefined ? {} : { permissions }),
-      ...(allow === undefined ? {} : { allow: optionalStrings(allow, name, 'allowedTools') }),
-      ...(block === undefined ? {} : { block: optionalStrings(block, name, 'blockedTools') }),
-      ...(trust === undefined ? {} : { trustAnnotations: trust }),
-      ...(onToolChange === undefined ? {} : { onToolChange }),
+      transport: parseTransport(entry, name, expand),
+      ...parseOptions(entry, name),
     });
   }
   return entries;
+}
+
+type Expand = (value: string, field: string) => string;
+
+/** `command` (stdio) or `url` (Streamable HTTP, or SSE with `"type": "sse"`), expanded. */
+function parseTransport(
+  entry: Record<string, unknown>,
+  name: string,
+  expand: Expand,
+): McpTransportConfig {
+  if (typeof entry.command === 'string') {
+    const args = optionalStrings(entry.args, name, 'args').map((arg) => expand(arg, 'args'));
+    const env = optionalStringRecord(entry.env, name, 'env');
+    return {
+      type: 'stdio',
+      command: expand(entry.command, 'command'),
+      args,
+      ...(env === undefined
+        ? {}
+        : { env: mapValues(env, (value, key) => expand(value, `env.${key}`)) }),
+      ...(typeof entry.cwd === 'string' ? { cwd: expand(entry.cwd, 'cwd') } : {}),
+    };
+  }
+  if (typeof entry.url === 'string') {
+    const raw = optionalStringRecord(entry.headers, name, 'headers');
+    const headers =
+      raw === undefined
+        ? undefined
+        : mapValues(raw, (value, key) => expand(value, `headers.${key}`));
+    const url = expand(entry.url, 'url');
+    return {
+      type: entry.type === 'sse' ? 'sse' : 'streamable-http',
+      url,
+      ...(headers === undefined ? {} : { headers }),
+    };
+  }
+  throw configError(name, `needs either "command" (a local server) or "url" (a remote one)`);
+}
+
+/** The entry's options beside its transport, each checked. */
+function parseOptions(
+  entry: Record<string, unknown>,
+  name: string,
+): Omit<McpServerEntry, 'name' | 'transport'> {
+  const timeout = entry.timeoutMs ?? entry.timeout;
+  if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) {
+    throw configError(name, '"timeoutMs" must be a positive number of milliseconds');
+  }
+  const permissions = parsePermissions(entry.permissions, name);
+  const allow = entry.allowedTools ?? entry.includeTools;
+  const block = entry.blockedTools ?? entry.excludeTools;
+  const trust = entry.trustAnnotations;
+  if (trust !== undefined && typeof trust !== 'boolean') {
+    throw configError(
+      name,
+      `"trustAnnotations" must be true or false, got ${JSON.stringify(trust)}`,
+    );
+  }
+  const onToolChange = entry.onToolChange;
+  if (onToolChange !== undefined && onToolChange !== 'report' && onToolChange !== 'block') {
+    throw configError(
+      name,
+      `"onToolChange" must be 'report' or 'block', got ${JSON.stringify(onToolChange)}`,
+    );
+  }
+  return {
+    ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    ...(permissions === undefined ? {} : { permissions }),
+    ...(allow === undefined ? {} : { allow: optionalStrings(allow, name, 'allowedTools') }),
+    ...(block === undefined ? {} : { block: optionalStrings(block, name, 'blockedTools') }),
+    ...(trust === undefined ? {} : { trustAnnotations: trust }),
+    ...(onToolChange === undefined ? {} : { onToolChange }),
+  };
 }
 
 function parsePermissions(value: unknown, name: string): McpPermissionOverrides | undefined {

@@ -37,57 +37,66 @@ export async function generateToolTypes(
   ];
   const compile = await loadCompiler();
   const used = new Set<string>();
-  for (const server of servers) {
-    const prefix = uniqueName(pascalCase(server.serverName) || 'Server', used);
-    const entries: string[] = [];
-    for (const tool of server.tools) {
-      const typeName = uniqueName(`${prefix}${pascalCase(tool.name) || 'Tool'}Args`, used);
-      const schema: Record<string, unknown> = { ...tool.inputSchema, title: typeName };
-      delete schema.$schema;
-      let code: string;
-      try {
-        code = await compile(schema as Parameters<typeof Compile>[0], typeName, {
-          bannerComment: '',
-          format: false,
-          additionalProperties: false,
-          declareExternallyReferenced: true,
-          strictIndexSignatures: true,
-        });
-      } catch (error) {
-        throw new Error(
-          `agcore-mcp typegen: the inputSchema of tool '${tool.name}' on server '${server.serverName}' cannot be turned into TypeScript: ${(error as Error).message}`,
-        );
-      }
-      const doc =
-        tool.description === undefined
-          ? ''
-          : `/** Arguments of '${tool.name}': ${oneLine(tool.description)} */\n`;
-      parts.push(`${doc}${code.trim()}`, '');
-      entries.push(`  ${JSON.stringify(tool.name)}: ${typeName};`);
-    }
-    const mapName = `${prefix}ToolArgs`;
-    const wrapper = `${prefix.charAt(0).toLowerCase()}${prefix.slice(1)}Tools`;
-    parts.push(
-      `/** The tools of MCP server '${server.serverName}' and their arguments. */`,
-      `export interface ${mapName} {`,
-      ...entries,
-      '}',
-      '',
-      `/** A tool name of MCP server '${server.serverName}'. */`,
-      `export type ${prefix}ToolName = keyof ${mapName};`,
-      '',
-      `/** Typed calls to the tools of MCP server '${server.serverName}'. */`,
-      `export function ${wrapper}(client: McpClient) {`,
-      '  return {',
-      `    callTool<N extends ${prefix}ToolName>(name: N, args: ${mapName}[N], options?: McpCallOptions): Promise<McpToolResult> {`,
-      `      return client.callTool(name, args as unknown as Parameters<McpClient['callTool']>[1], options);`,
-      '    },',
-      '  };',
-      '}',
-      '',
-    );
-  }
+  for (const server of servers) parts.push(...(await serverTypes(server, compile, used)));
   return parts.join('\n');
+}
+
+/** The argument interfaces, the name map and the typed wrapper of one server's tools. */
+async function serverTypes(
+  server: TypegenServer,
+  compile: typeof Compile,
+  used: Set<string>,
+): Promise<string[]> {
+  const parts: string[] = [];
+  const prefix = uniqueName(pascalCase(server.serverName) || 'Server', used);
+  const entries: string[] = [];
+  for (const tool of server.tools) {
+    const typeName = uniqueName(`${prefix}${pascalCase(tool.name) || 'Tool'}Args`, used);
+    const schema: Record<string, unknown> = { ...tool.inputSchema, title: typeName };
+    delete schema.$schema;
+    let code: string;
+    try {
+      code = await compile(schema as Parameters<typeof Compile>[0], typeName, {
+        bannerComment: '',
+        format: false,
+        additionalProperties: false,
+        declareExternallyReferenced: true,
+        strictIndexSignatures: true,
+      });
+    } catch (error) {
+      throw new Error(
+        `agcore-mcp typegen: the inputSchema of tool '${tool.name}' on server '${server.serverName}' cannot be turned into TypeScript: ${(error as Error).message}`,
+      );
+    }
+    const doc =
+      tool.description === undefined
+        ? ''
+        : `/** Arguments of '${tool.name}': ${oneLine(tool.description)} */\n`;
+    parts.push(`${doc}${code.trim()}`, '');
+    entries.push(`  ${JSON.stringify(tool.name)}: ${typeName};`);
+  }
+  const mapName = `${prefix}ToolArgs`;
+  const wrapper = `${prefix.charAt(0).toLowerCase()}${prefix.slice(1)}Tools`;
+  parts.push(
+    `/** The tools of MCP server '${server.serverName}' and their arguments. */`,
+    `export interface ${mapName} {`,
+    ...entries,
+    '}',
+    '',
+    `/** A tool name of MCP server '${server.serverName}'. */`,
+    `export type ${prefix}ToolName = keyof ${mapName};`,
+    '',
+    `/** Typed calls to the tools of MCP server '${server.serverName}'. */`,
+    `export function ${wrapper}(client: McpClient) {`,
+    '  return {',
+    `    callTool<N extends ${prefix}ToolName>(name: N, args: ${mapName}[N], options?: McpCallOptions): Promise<McpToolResult> {`,
+    `      return client.callTool(name, args as unknown as Parameters<McpClient['callTool']>[1], options);`,
+    '    },',
+    '  };',
+    '}',
+    '',
+  );
+  return parts;
 }
 
 /**
