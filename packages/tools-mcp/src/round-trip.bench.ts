@@ -44,6 +44,8 @@ interface Contender {
   readonly wall: number[];
   readonly cpu: number[];
   readonly burst: number[];
+  /** Client CPU per call in the bursts, µs. */
+  readonly burstCpu: number[];
   readonly js: number[];
 }
 
@@ -53,7 +55,7 @@ function contender(
   close: () => Promise<void>,
   unplug: () => void,
 ): Contender {
-  return { label, call, close, unplug, wall: [], cpu: [], burst: [], js: [] };
+  return { label, call, close, unplug, wall: [], cpu: [], burst: [], burstCpu: [], js: [] };
 }
 
 /** From now on, `transport` answers each echo call itself, on the next turn of the loop. */
@@ -155,9 +157,12 @@ async function round(subject: Contender, calls: number): Promise<void> {
 
 async function burst(subject: Contender): Promise<void> {
   gc?.();
+  const cpu = process.cpuUsage();
   const start = performance.now();
   await Promise.all(Array.from({ length: 200 }, () => subject.call()));
   subject.burst.push(200_000 / (performance.now() - start));
+  const used = process.cpuUsage(cpu);
+  subject.burstCpu.push((used.user + used.system) / 200);
 }
 
 /** Runs `step` for each contender, `times` times, rotating the order so drift hits all alike. */
@@ -285,15 +290,23 @@ async function main(): Promise<void> {
     await interleaved(contenders, rounds, (subject) => round(subject, callsPerRound));
     await interleaved(contenders, bursts, burst);
     const rows: string[][] = [
-      ['client', 'latency µs', '× raw', 'CPU µs', '× raw', '200 concurrent calls/s', '× raw'],
+      ['client', 'latency µs', '× raw', 'CPU µs', '× raw'],
       ...contenders.map((subject) => [
         subject.label,
         median(subject.wall).toFixed(1),
         subject === raw ? '' : x(paired(subject.wall, raw.wall)),
         median(subject.cpu).toFixed(1),
         subject === raw ? '' : x(paired(subject.cpu, raw.cpu)),
+      ]),
+    ];
+    const burstRows: string[][] = [
+      ['client, 200 concurrent calls', 'calls/s', '× raw', 'CPU µs/call', '× raw'],
+      ...contenders.map((subject) => [
+        subject.label,
         median(subject.burst).toFixed(0),
         subject === raw ? '' : x(paired(subject.burst, raw.burst)),
+        median(subject.burstCpu).toFixed(1),
+        subject === raw ? '' : x(paired(subject.burstCpu, raw.burstCpu)),
       ]),
     ];
     const verdict = (subject: Contender): string => {
@@ -322,8 +335,9 @@ async function main(): Promise<void> {
     // the fastest round is the best estimate of what the code itself costs.
     const fastest = (values: readonly number[]): number => Math.min(...values);
     const jsRaw = fastest(raw.js);
+    const rawStdioCpu = median(raw.cpu);
     const jsRows: string[][] = [
-      ['client (pipe taken out)', 'CPU µs', 'added µs', '× raw'],
+      ['client (pipe taken out)', 'CPU µs', 'added µs', '× raw', 'added / stdio round trip CPU'],
       ...contenders.map((subject) => {
         const cpu = fastest(subject.js);
         return [
@@ -331,6 +345,7 @@ async function main(): Promise<void> {
           cpu.toFixed(2),
           subject === raw ? '' : (cpu - jsRaw).toFixed(2),
           x(cpu / jsRaw),
+          subject === raw ? '' : x(1 + (cpu - jsRaw) / rawStdioCpu),
         ];
       }),
     ];
@@ -343,10 +358,12 @@ async function main(): Promise<void> {
         '',
         table(rows),
         '',
+        table(burstRows),
+        '',
         `target: ${verdict(client)}; ${verdict(tool)}.`,
         `A/A control: a second raw Client differs by up to ${(noise * 100).toFixed(1)}%: ratios closer than that to the target are noise.`,
         '',
-        `Client-side JavaScript per call, the pipe taken out (same in-process answers for all; fastest of ${rounds} rounds x 2000 calls):`,
+        `Client-side JavaScript per call, the pipe taken out (same in-process answers for all; fastest of ${rounds} rounds x 2000 calls); the last column is what that adds to the raw Client's CPU per stdio round trip, the same ratio without the pipe's noise:`,
         '',
         table(jsRows),
         '',
