@@ -13,12 +13,13 @@
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { serverEntries } from './test-support/servers.js';
+import { hostileServer, serverEntries } from './test-support/servers.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 // BENCH_ENTRY: another build of the package to measure (an earlier version, for before/after).
@@ -268,12 +269,60 @@ function importReport(): string[] {
   ];
 }
 
+/** Lists the hostile server's `tools` (and calls `call`): elapsed ms and the longest event-loop block. */
+async function hostileListing(
+  tools: string,
+  call: string | undefined,
+): Promise<{ elapsed: number; blocked: number; listed: number; outcome: string }> {
+  const client = new McpClient(
+    'hostile',
+    hostileServer('schemas', { env: { FAULT_SCHEMAS: tools } }),
+    {
+      onWarning: () => {},
+    },
+  );
+  await client.connect();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const start = performance.now();
+  const listed = (await client.listTools()).length;
+  const outcome =
+    call === undefined
+      ? ''
+      : await client.callTool(call).then(
+          () => 'accepted (!)',
+          (error: { code?: string }) => error.code ?? 'failed',
+        );
+  const elapsed = performance.now() - start;
+  loop.disable();
+  await client.close();
+  return { elapsed, blocked: loop.max / 1e6, listed, outcome };
+}
+
+/**
+ * Hostile schemas: a $ref/anyOf chain worth 2^40 paths and ^(a+)+$ (with a call whose output
+ * 'aaaa…b' meets the pattern), then a tool nested 100 000 levels deep (a 7.4 MB line, which
+ * the SDK's stdio transport must JSON.parse before anything else can look at it).
+ */
+async function hostileSchemas(): Promise<string[]> {
+  const schemas = await hostileListing('plain,redos,ref-bomb', 'redos');
+  const deep = await hostileListing('plain,deep', undefined);
+  return [
+    `Hostile schemas: listing plain, redos, ref-bomb (ref-bomb refused, ${schemas.listed} listed) and the ^(a+)+$ call (${schemas.outcome}) took ${schemas.elapsed.toFixed(1)} ms, the event loop blocked ${schemas.blocked.toFixed(1)} ms at most (target ~50 ms);`,
+    `a tool nested 100 000 levels deep (refused, ${deep.listed} listed): ${deep.elapsed.toFixed(1)} ms, blocked ${deep.blocked.toFixed(1)} ms at most, nearly all of it V8's JSON.parse of the 7.4 MB line (bounded by maxMessageBytes).`,
+    '',
+  ];
+}
+
 async function main(): Promise<void> {
   const load = loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
   const header = `@agcore/tools-mcp bench (${fileURLToPath(entry)}): Node ${process.version}, load ${load}${gc === undefined ? ' (no --expose-gc: rounds not preceded by a collection)' : ''}`;
   const imports = importReport();
+  // BENCH_SKIP_HOSTILE=1 for a build that would hang on them (before this package compiled
+  // server schemas itself, ^(a+)+$ blocked for minutes).
+  const hostile = process.env.BENCH_SKIP_HOSTILE === '1' ? [] : await hostileSchemas();
   const raw = await rawClient('raw SDK Client');
   const control = await rawClient('raw SDK Client (A/A)');
   const client = await mcpClient();
@@ -354,6 +403,7 @@ async function main(): Promise<void> {
         header,
         '',
         ...imports,
+        ...hostile,
         `server-everything echo over stdio, ${rounds} rounds x ${callsPerRound} calls and ${bursts} bursts of 200 concurrent calls per client, interleaved; ratios are medians of the per-round ratios to the raw Client:`,
         '',
         table(rows),
