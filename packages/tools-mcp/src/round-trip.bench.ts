@@ -34,7 +34,6 @@ const bursts = Number(process.env.BENCH_BURSTS ?? 15);
 const message = 'benchmark';
 const expected = `Echo: ${message}`;
 const target = 1.05;
-const gc = (globalThis as { gc?: () => void }).gc;
 
 interface Contender {
   readonly label: string;
@@ -146,7 +145,6 @@ function importTimes(sets: Readonly<Record<string, readonly string[]>>): Map<str
 }
 
 async function round(subject: Contender, calls: number): Promise<void> {
-  gc?.();
   const cpu = process.cpuUsage();
   const start = performance.now();
   for (let index = 0; index < calls; index++) await subject.call();
@@ -157,7 +155,6 @@ async function round(subject: Contender, calls: number): Promise<void> {
 }
 
 async function burst(subject: Contender): Promise<void> {
-  gc?.();
   const cpu = process.cpuUsage();
   const start = performance.now();
   await Promise.all(Array.from({ length: 200 }, () => subject.call()));
@@ -321,7 +318,7 @@ async function main(): Promise<void> {
   const load = loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
-  const header = `@agcore/tools-mcp bench (${fileURLToPath(entry)}): Node ${process.version}, load ${load}${gc === undefined ? ' (no --expose-gc: rounds not preceded by a collection)' : ''}`;
+  const header = `@agcore/tools-mcp bench (${fileURLToPath(entry)}): Node ${process.version}, load ${load}`;
   const imports = importReport();
   // BENCH_SKIP_HOSTILE=1 for a build that would hang on them (before this package compiled
   // server schemas itself, ^(a+)+$ blocked for minutes).
@@ -377,7 +374,6 @@ async function main(): Promise<void> {
       for (let index = 0; index < 2000; index++) await subject.call();
     }
     await interleaved(contenders, rounds, async (subject) => {
-      gc?.();
       const cpu = process.cpuUsage();
       for (let call = 0; call < 2000; call++) await subject.call();
       const used = process.cpuUsage(cpu);
