@@ -84,7 +84,7 @@ export class AuditLog {
       outcome: output.ok ? 'ok' : 'error',
       ...(output.ok
         ? { result: result ?? null }
-        : { error: { code: output.error.code, message: output.error.message } }),
+        : { error: { code: output.error.code, message: this.#clean(output.error.message) } }),
       durationMs: Math.round(invocation.durationMs * 1000) / 1000,
     });
     const args = this.#clean(invocation.input);
