@@ -87,6 +87,7 @@ describe('auditSecrets', () => {
       redactEnv: ['MINE', 'UNSET'],
       environment: { MINE: 'mine-value', GITHUB_TOKEN: 'ghp-token', PLAIN: 'plain' },
       mcpServers: {
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a variable reference of mcp.json
         github: { command: 'x', env: { TOKEN: '${GITHUB_TOKEN}', MODE: 'fast' } },
         remote: {
           url: 'https://user:pass@host/mcp?key=query-secret',
