@@ -41,7 +41,7 @@ async function runInvocation(
 ): Promise<ToolInvocation> {
   const start = performance.now();
   const name = typeof request.name === 'string' ? request.name : describeThrown(request.name);
-  const ids = { sessionId: registry.sessionId, traceId: record?.traceId };
+  const ids: CallIds = { sessionId: registry.sessionId, traceId: record?.traceId };
   let entry: RegisteredTool | undefined;
   let listenerError: { readonly error: unknown } | undefined;
   let invocation: ToolInvocation;
@@ -134,18 +134,16 @@ function finish(
   }
   const output: ToolOutput =
     error === undefined ? { ok: true, value: value ?? null } : { ok: false, error };
-  const { sessionId, traceId } = ids;
-  return traceId === undefined
-    ? { toolName, callId: request.callId, input: request.args, output, durationMs, sessionId }
-    : {
-        toolName,
-        callId: request.callId,
-        input: request.args,
-        output,
-        durationMs,
-        sessionId,
-        traceId,
-      };
+  // One shape for every invocation (traceId may be undefined).
+  return {
+    toolName,
+    callId: request.callId,
+    input: request.args,
+    output,
+    durationMs,
+    sessionId: ids.sessionId,
+    traceId: ids.traceId,
+  };
 }
 
 /**
