@@ -83,7 +83,7 @@ export async function startObservability(
         if (json) terminal.out.write(`${JSON.stringify({ type: 'trace', spans })}\n`);
         else
           terminal.out.write(
-            `\n${c.bold('trace')} ${c.dim(`(${spans.length} spans)`)}\n${renderSpanTree(spans, c, terminal.columns)}\n`,
+            `\n${c.bold('trace')} ${c.dim(`(${spans.length} span${spans.length === 1 ? '' : 's'})`)}\n${renderSpanTree(spans, c, terminal.columns)}\n`,
           );
       }
       if (exportFailure !== undefined)
