@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** One runnable example: the code of one fenced block (and the blocks that continue it). */
@@ -15,9 +15,36 @@ export interface Example {
   readonly notRun?: string;
 }
 
+/** A file a README shows whole (`<!-- file: name -->` before its block), which its examples read. */
+export interface ExampleFile {
+  /** The README, relative to the repository root. */
+  readonly readme: string;
+  /** The file's name, relative to the directory the examples run in. */
+  readonly name: string;
+  /** The block's text. */
+  readonly text: string;
+}
+
 const fence = /^```(ts|typescript|js|javascript|mjs)\s*$/;
 const continues = /^<!--\s*continues\s*-->$/;
 const notRun = /^<!--\s*not run:\s*(.+?)\s*-->$/;
+const fileMarker = /^<!--\s*file:\s*([\w.-]+)\s*-->$/;
+const anyFence = /^```\w*\s*$/;
+
+/** The files of one README: each block right after `<!-- file: name -->`, whatever its language. */
+export function extractFiles(root: string, readme: string): ExampleFile[] {
+  const lines = readFileSync(path.join(root, readme), 'utf8').split('\n');
+  const files: ExampleFile[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const name = fileMarker.exec((lines[index] ?? '').trim())?.[1];
+    if (name === undefined || !anyFence.test((lines[index + 1] ?? '').trim())) continue;
+    const body: string[] = [];
+    for (index += 2; index < lines.length && (lines[index] ?? '').trim() !== '```'; index++)
+      body.push(lines[index] ?? '');
+    files.push({ readme, name, text: `${body.join('\n')}\n` });
+  }
+  return files;
+}
 
 /**
  * The examples of one README. A fenced `ts`/`js` block is one example, run as a module of its
@@ -51,7 +78,13 @@ export function extractExamples(root: string, readme: string): Example[] {
       examples[examples.length - 1] = { ...previous, code: `${previous.code}\n\n${code}` };
     } else {
       const reason = marker === undefined ? undefined : notRun.exec(marker)?.[1];
-      examples.push({ readme, line, language, code, ...(reason === undefined ? {} : { notRun: reason }) });
+      examples.push({
+        readme,
+        line,
+        language,
+        code,
+        ...(reason === undefined ? {} : { notRun: reason }),
+      });
     }
     marker = undefined;
   }

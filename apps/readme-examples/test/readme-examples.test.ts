@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type Example, extractExamples, readmes } from './extract.js';
+import { type Example, extractExamples, extractFiles, readmes } from './extract.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const workspace = path.resolve(here, '..');
@@ -20,11 +20,17 @@ const examples = readmes(root).flatMap((readme) => extractExamples(root, readme)
 
 function fileOf(example: Example, index: number): string {
   const slug = example.readme.replace(/\/README\.md$|README\.md$/, '').replace(/[^\w]+/g, '-');
-  return path.join(runDir, `${slug || 'root'}-${index}-line${example.line}.${example.language === 'ts' ? 'mts' : 'mjs'}`);
+  return path.join(
+    runDir,
+    `${slug || 'root'}-${index}-line${example.line}.${example.language === 'ts' ? 'mts' : 'mjs'}`,
+  );
 }
 
 rmSync(runDir, { recursive: true, force: true });
 mkdirSync(runDir, { recursive: true });
+// The files the READMEs show whole (an `mcp.json`), where the examples look for them.
+for (const file of readmes(root).flatMap((readme) => extractFiles(root, readme)))
+  writeFileSync(path.join(runDir, file.name), file.text);
 const files = examples.map((example, index) => {
   const file = fileOf(example, index);
   // A module of its own: top-level await works, names never clash between examples.
@@ -49,7 +55,12 @@ describe('README examples', () => {
       tsconfig,
       JSON.stringify({
         extends: '../../../tsconfig.base.json',
-        compilerOptions: { noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022' },
+        compilerOptions: {
+          noEmit: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+        },
         files: checked.map((file) => path.basename(file)),
       }),
     );
@@ -71,7 +82,13 @@ describe('README examples', () => {
         cwd: runDir,
         timeout: 90_000,
         // Offline and keyless, as on a fresh machine: no endpoint from the environment.
-        env: { ...process.env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', AGCORE_MODEL: '', NO_COLOR: '1' },
+        env: {
+          ...process.env,
+          OPENAI_BASE_URL: '',
+          OPENAI_API_KEY: '',
+          AGCORE_MODEL: '',
+          NO_COLOR: '1',
+        },
       });
       if (result.status !== 0) {
         throw new Error(
