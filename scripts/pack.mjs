@@ -1,6 +1,7 @@
 // Packs every publishable package (packages/*) into tarballs, as `npm publish` would upload
 // them, so the packages can be used from a clone before they are on the npm registry.
-// Usage: node scripts/pack.mjs [--out DIR]   (default DIR: ./packed)
+// Usage: node scripts/pack.mjs [--out DIR] [--skip-build]   (default DIR: ./packed; --skip-build
+// when the packages are built already, e.g. in a test running beside others that read dist/)
 // Prints the `npm install` line that installs them all into another project.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({ options: { out: { type: 'string', default: 'packed' } } });
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'packed' },
+    'skip-build': { type: 'boolean', default: false },
+  },
+});
 const out = path.resolve(values.out);
 const run = (file, args, cwd) =>
   execFileSync(file, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });

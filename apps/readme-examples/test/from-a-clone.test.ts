@@ -21,7 +21,7 @@ it('packs every package, installs the tarballs with npm elsewhere, and a README 
   const packed = path.join(project, 'packed');
   const said = execFileSync(
     process.execPath,
-    [path.join(root, 'scripts/pack.mjs'), '--out', packed],
+    [path.join(root, 'scripts/pack.mjs'), '--out', packed, '--skip-build'],
     {
       cwd: root,
       encoding: 'utf8',
