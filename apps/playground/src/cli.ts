@@ -4,7 +4,9 @@ import { callCommand } from './call-command.js';
 import { chatCommand } from './chat-command.js';
 import { explainError } from './explain-error.js';
 import { defaultFlowName, findFlow, flows } from './flows.js';
-import { resolveModelSettings } from './model-settings.js';
+import { readMcpConfig } from './mcp-config.js';
+import { type ModelSettings, resolveModelSettings } from './model-settings.js';
+import { type Observability, startObservability } from './observability.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
 import { buildPolicy, parsePermissionList } from './policy.js';
 import { runFlow } from './run-flow.js';
@@ -22,6 +24,10 @@ interface CommonOptions {
   readonly mcpConfig?: string;
   readonly allow?: string[];
   readonly deny?: string[];
+  readonly trace?: boolean;
+  readonly otlp?: string;
+  readonly audit?: string;
+  readonly auditRedact?: string[];
 }
 
 interface FlowOptions extends CommonOptions {
@@ -65,7 +71,40 @@ function withCommonOptions(command: Command): Command {
       'allow permissions (comma-separated, repeatable): read, write, delete, network, shell, filesystem',
       collect,
     )
-    .option('--deny <permissions>', 'deny permissions (comma-separated, repeatable)', collect);
+    .option('--deny <permissions>', 'deny permissions (comma-separated, repeatable)', collect)
+    .option('--trace', 'print the OpenTelemetry span tree after the run')
+    .option(
+      '--otlp <url>',
+      'export the spans to an OTLP/HTTP collector (e.g. http://localhost:4318)',
+    )
+    .option('--audit <file>', 'append one JSON line per tool call to this file')
+    .option(
+      '--audit-redact <names>',
+      'environment variables whose values --audit redacts (comma-separated, repeatable)',
+      collect,
+    );
+}
+
+/** What `--trace`, `--otlp` and `--audit` started, finished when the command ends. */
+let observing: { observability: Observability; terminal: Terminal; json: boolean } | undefined;
+
+/** Starts tracing and the audit file when asked (before any session opens). */
+async function observe(
+  options: CommonOptions,
+  terminal: Terminal,
+  model?: ModelSettings,
+): Promise<void> {
+  const apiKey = model?.kind === 'remote' ? model.apiKey : undefined;
+  const mcpConfig =
+    options.audit !== undefined && options.mcpConfig !== undefined
+      ? await readMcpConfig(options.mcpConfig)
+      : undefined;
+  const observability = await startObservability(options, {
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(mcpConfig === undefined ? {} : { mcpConfig }),
+  });
+  if (observability !== undefined)
+    observing = { observability, terminal, json: options.json === true };
 }
 
 function common(options: CommonOptions): {
@@ -171,6 +210,7 @@ withModelOptions(program)
         `Unknown flow '${options.flow}'. Flows: ${flows.map((item) => item.name).join(', ')} (--list describes them).`,
       );
     }
+    await observe(options, terminal, model);
     exitCode = await runFlow(flow, {
       terminal,
       model,
@@ -194,6 +234,7 @@ withModelOptions(
     );
   }
   const { terminal, policy, model } = common(options);
+  await observe(options, terminal, model);
   exitCode = await chatCommand({
     terminal,
     model,
@@ -210,6 +251,7 @@ withCommonOptions(
     .description('list every tool with its source, permissions and schema summary'),
 ).action(async (options: CommonOptions) => {
   const { terminal, policy } = common(options);
+  await observe(options, terminal);
   exitCode = await toolsCommand({
     terminal,
     policy,
@@ -238,6 +280,7 @@ withCommonOptions(
         `--timeout ${options.timeout}: give a positive number of milliseconds.`,
       );
     }
+    await observe(options, terminal);
     exitCode = await callCommand(name, argumentText, {
       terminal,
       policy,
@@ -291,10 +334,19 @@ for (const [signal, code] of [
 // The terminal went away: nobody can read a cancellation report, so stop and clean up.
 process.on('SIGHUP', () => process.exit(ExitCode.hangup));
 
+/** Ends tracing and the audit file (prints the span tree). Never rejects. */
+async function endObserving(): Promise<void> {
+  const active = observing;
+  observing = undefined;
+  await active?.observability.finish(active.terminal, active.json);
+}
+
 try {
   await program.parseAsync(process.argv);
+  await endObserving();
   finish(exitCode);
 } catch (error) {
+  await endObserving();
   if (error instanceof CommanderError) {
     // Commander printed the message (or the help/version) already.
     const helpOrVersion =

@@ -8,6 +8,7 @@ import {
 } from './compaction.js';
 import type { ChatMessage, SystemMessage } from './messages.js';
 import { type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } from './retry.js';
+import type { LlmTracingOptions } from './tracing.js';
 
 /** Options of `LlmCycle`. */
 export interface LlmCycleOptions {
@@ -40,13 +41,23 @@ export interface LlmCycleOptions {
    * message is taken as the system prompt (or dropped when it repeats `systemPrompt`).
    */
   readonly messages?: readonly ChatMessage[];
+  /**
+   * OpenTelemetry spans, made when a tracer provider is registered with `@opentelemetry/api`
+   * (an optional peer dependency, loaded only then): `invoke_agent` per submit, `chat {model}`
+   * per model request; the registry adds `execute_tool {name}` per tool call. `false` makes
+   * none; `recordContent` records message contents (default off). See the README.
+   */
+  readonly tracing?: false | LlmTracingOptions;
 }
 
 /** Options of one submit call. */
 export interface SubmitOptions {
   /** Aborting it stops the request in flight and the running tools; the call rejects with `LlmError` `cancelled`. */
   readonly signal?: AbortSignal;
-  /** The trace id given to this call's tools in `context.traceId` (default a fresh UUID per loop call). */
+  /**
+   * The trace id given to this call's tools in `context.traceId` (default a fresh UUID per
+   * loop call); when the submit is traced, the trace id of its span instead.
+   */
   readonly traceId?: string;
   /** The idle limit of this call's model requests, in milliseconds (overrides the provider's). */
   readonly idleTimeoutMs?: number;
@@ -69,6 +80,8 @@ export interface ResolvedCycleOptions {
   readonly returnUnknownTool: boolean;
   readonly parameters: Readonly<Record<string, JsonValue>> | undefined;
   readonly sessionId: string;
+  /** `undefined` when `tracing: false`. */
+  readonly tracing: LlmTracingOptions | undefined;
 }
 
 /**
@@ -130,6 +143,7 @@ export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOpti
     returnUnknownTool: options.onUnknownTool === 'return_to_model',
     parameters: options.parameters,
     sessionId: options.sessionId ?? globalThis.crypto.randomUUID(),
+    tracing: options.tracing === false ? undefined : (options.tracing ?? {}),
   };
 }
 

@@ -387,7 +387,23 @@ async function longReply(
   return runs;
 }
 
+/**
+ * `BENCH_TRACING=on`: the loop as a traced production service runs it, the real SDK registered
+ * (AsyncLocalStorage context, a batch processor), the spans dropped instead of exported.
+ */
+async function registerTracing(): Promise<void> {
+  const { NodeTracerProvider } = await import('@opentelemetry/sdk-trace-node');
+  const { BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const exporter = {
+    export: (_spans: unknown[], done: (result: { code: number }) => void) => done({ code: 0 }),
+    shutdown: async () => undefined,
+  };
+  new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }).register();
+}
+
 async function main(): Promise<void> {
+  const tracing = process.env.BENCH_TRACING === 'on';
+  if (tracing) await registerTracing();
   const child = fork(process.argv[1] as string, ['--server'], {
     execArgv: process.execArgv,
     stdio: 'inherit',
@@ -473,10 +489,19 @@ async function main(): Promise<void> {
     `  LlmCycle.submitStreamWithTools: ${Math.round(median(long.cycle.map((run) => run.deltasPerSecond))).toLocaleString('en-US')} deltas/s (${median(long.cycle.map((run, index) => run.deltasPerSecond / (long.bare[index] as LongRun).deltasPerSecond)).toFixed(2)}x the floor), first delta ${Math.round(median(long.cycle.map((run) => run.firstDeltaUs)))} µs after the response headers`,
   ];
   process.stdout.write(
-    `\n@agcore/llm-cycle bench — Node ${process.version}, ${turnsPerConversation}-turn conversation (4 tool turns, one with 2 parallel calls; 100-delta answer), ${rounds} rounds x ${conversations} conversations; ratios are medians of per-round ratios; load average ${loadavg()
+    `\n@agcore/llm-cycle bench — Node ${process.version}, OpenTelemetry tracing ${tracing ? 'ON (SDK registered, batch processor, spans dropped)' : 'off (no tracer provider)'}, ${turnsPerConversation}-turn conversation (4 tool turns, one with 2 parallel calls; 100-delta answer), ${rounds} rounds x ${conversations} conversations; ratios are medians of per-round ratios; load average ${loadavg()
       .map((load) => load.toFixed(1))
-      .join(' ')}\n\n${lines.join('\n')}\n\n${longLines.join('\n')}\n\n`,
+      .join(' ')}\n\n${lines.join('\n')}\n\n${longLines.join('\n')}\n\n${whereFigures()}\n\n`,
   );
+}
+
+/** Which published figures this run compares with: they depend on the Node version. */
+function whereFigures(): string {
+  return [
+    `Targets above are this bench's own (both loops in one process). Compare this run with the table for Node ${process.versions.node.split('.')[0]} in`,
+    'packages/llm-cycle/README.md#bench. The root README and docs/benchmarks.md publish `pnpm bench:peers` (each framework in',
+    'its own process, Node 22): in packages/llm-cycle, `npx -y node@22 --import tsx src/cycle.bench.ts` runs this bench on that Node.',
+  ].join('\n');
 }
 
 if (process.argv.includes('--server')) {

@@ -48,6 +48,7 @@ export type {
   ToolExecutionStartedEvent,
   TurnCompleteEvent,
 } from './stream-events.js';
+export type { LlmTracingOptions } from './tracing.js';
 export type { TruncatedText } from './truncate.js';
 export { truncateUtf8 } from './truncate.js';
 export type { SendReasoning } from './wire/request-body.js';

@@ -11,7 +11,7 @@ import { EventQueue } from './event-queue.js';
 import { EventStream } from './event-stream.js';
 import { LlmError } from './llm-error.js';
 import type { ChatMessage, ContentPart } from './messages.js';
-import { type ModelCall, requestStreamed, requestWhole } from './model-request.js';
+import type { ModelCall } from './model-request.js';
 import type { StreamEvent } from './stream-events.js';
 import {
   cancelledError,
@@ -22,6 +22,13 @@ import {
   turnComplete,
 } from './submission.js';
 import { type ToolStepSettings, ToolTurn } from './tool-step.js';
+import {
+  loadTracingApi,
+  SubmitTrace,
+  streamedRequest,
+  wantsSpans,
+  wholeRequest,
+} from './tracing.js';
 
 export type { LlmCycleOptions, SubmitOptions } from './cycle-options.js';
 
@@ -147,12 +154,16 @@ export class LlmCycle {
     emit: boolean,
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
+    if (wantsSpans(this.#options.tracing)) await loadTracingApi();
     const submission = this.#begin(added, registry, emit, options);
+    let failure: LlmError | undefined;
     try {
       for (let turn = 1; ; turn++) {
         if (this.#options.compaction !== undefined) await this.#compact(submission);
         const call = this.#modelCall(submission);
-        const response = emit ? yield* requestStreamed(call) : await requestWhole(call);
+        const response = emit
+          ? yield* streamedRequest(call, submission.trace)
+          : await wholeRequest(call, submission.trace);
         this.#addUsage(response.usage);
         const calls = response.message.tool_calls;
         if (registry === undefined || calls === undefined || calls.length === 0) {
@@ -168,9 +179,11 @@ export class LlmCycle {
         this.#afterTools(toolTurn, response, turn, submission);
       }
     } catch (error) {
-      throw this.#failure(error, submission);
+      failure = this.#failure(error, submission);
+      throw failure;
     } finally {
       this.#end(submission);
+      submission.trace?.end(failure);
     }
   }
 
@@ -193,6 +206,7 @@ export class LlmCycle {
       });
     }
     const submission = openSubmission(added, registry, emit, options, this.#options.compaction);
+    if (wantsSpans(this.#options.tracing)) submission.trace = SubmitTrace.start(this.#options);
     this.#busy = true;
     submission.callerSignal?.addEventListener('abort', submission.onAbort, { once: true });
     for (const message of added) this.#history.push(message);
@@ -286,7 +300,8 @@ export class LlmCycle {
     return {
       registry,
       sessionId: this.sessionId,
-      traceId: submission.traceId,
+      traceId: submission.trace?.traceId ?? submission.traceId,
+      runInTrace: submission.trace?.runInContext,
       toolTimeoutMs: options.toolTimeoutMs,
       maxParallelToolCalls: options.maxParallelToolCalls,
       maxToolResultBytes: options.maxToolResultBytes,

@@ -30,6 +30,8 @@ export interface ToolStepSettings {
   readonly registry: ToolRegistry;
   readonly sessionId: string;
   readonly traceId: string;
+  /** Runs each registry call with the submit's span active, when the submit is traced. */
+  readonly runInTrace?: (<T>(body: () => T) => T) | undefined;
   readonly toolTimeoutMs: number;
   /** At most this many calls of the turn run at once (`Infinity`: all). */
   readonly maxParallelToolCalls: number;
@@ -143,6 +145,13 @@ export class ToolTurn {
 }
 
 function invoke(entry: PreparedCall, settings: ToolStepSettings): Promise<ToolInvocation> {
+  const { runInTrace } = settings;
+  return runInTrace === undefined
+    ? invokeCall(entry, settings)
+    : runInTrace(() => invokeCall(entry, settings));
+}
+
+function invokeCall(entry: PreparedCall, settings: ToolStepSettings): Promise<ToolInvocation> {
   const { call } = entry;
   const events = settings.events;
   return settings.registry.invoke(call.function.name, entry.input, {

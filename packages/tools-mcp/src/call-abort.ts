@@ -7,13 +7,13 @@ let recentSignal: AbortSignal | undefined;
  * The abort signal the SDK gets for one call, following the caller's signal for the call's
  * duration.
  *
- * The SDK's `Protocol.request` (1.32) adds an 'abort' listener to the signal it is given and
+ * SDK internals (checked against 1.32.2): `Protocol.request` adds an 'abort' listener to the signal it is given and
  * never removes it: handed the caller's own signal, a long-lived one would collect a listener
  * per call, and aborting it later would send `notifications/cancelled` for calls long
  * finished. So each call gets its own signal. It is this small object rather than an
  * `AbortController`, because EventTarget work is most of what a signal costs per call; it
  * offers what `Protocol.request` uses (`aborted`, `reason`, `throwIfAborted()`, one 'abort'
- * listener), and the cancellation tests of this package hold it to that.
+ * listener); sdk-internals.test.ts and the cancellation tests of this package hold it to that.
  *
  * The caller's signal reaches it through one listener per call, removed when the call ends;
  * a signal that serves call after call (a session's signal, a shared `ToolContext`) gets a

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
 import { McpClient } from './mcp-client.js';
 import { McpServers } from './mcp-servers.js';
 import { generateToolTypes, type TypegenServer } from './typegen.js';
@@ -12,34 +13,54 @@ Connects to the MCP server(s), lists their tools and writes a TypeScript module 
 argument interface per tool and a typed callTool wrapper (to stdout without --out).`;
 
 interface Arguments {
-  config?: string;
-  servers: string[];
-  out?: string;
-  importFrom?: string;
-  name?: string;
-  command: string[];
+  readonly config: string | undefined;
+  readonly servers: readonly string[];
+  readonly out: string | undefined;
+  readonly importFrom: string | undefined;
+  readonly name: string | undefined;
+  readonly command: readonly string[];
 }
 
+/** A command line the CLI cannot run: exit code 2, with the usage. */
+class UsageError extends Error {}
+
 function parse(argv: readonly string[]): Arguments {
-  const result: Arguments = { servers: [], command: [] };
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index];
-    const value = (): string => {
-      const next = argv[++index];
-      if (next === undefined) throw new Error(`${arg} needs a value.`);
-      return next;
-    };
-    if (arg === '--') {
-      result.command = argv.slice(index + 1);
-      break;
-    } else if (arg === '--config') result.config = value();
-    else if (arg === '--server') result.servers.push(value());
-    else if (arg === '--out') result.out = value();
-    else if (arg === '--import-from') result.importFrom = value();
-    else if (arg === '--name') result.name = value();
-    else throw new Error(`Unknown option '${arg}'.`);
+  let parsed: ReturnType<typeof parseTypegenArgs>;
+  try {
+    parsed = parseTypegenArgs(argv);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  return result;
+  const { values, positionals, tokens } = parsed;
+  const terminator = tokens.find((token) => token.kind === 'option-terminator');
+  const command = terminator === undefined ? [] : argv.slice(terminator.index + 1);
+  if (positionals.length > command.length) {
+    throw new UsageError(`Unexpected argument '${positionals[0]}'; a command goes after '--'.`);
+  }
+  return {
+    config: values.config,
+    servers: values.server ?? [],
+    out: values.out,
+    importFrom: values['import-from'],
+    name: values.name,
+    command,
+  };
+}
+
+function parseTypegenArgs(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    options: {
+      config: { type: 'string' },
+      server: { type: 'string', multiple: true },
+      out: { type: 'string' },
+      'import-from': { type: 'string' },
+      name: { type: 'string' },
+    },
+    allowPositionals: true,
+    strict: true,
+    tokens: true,
+  });
 }
 
 async function collect(args: Arguments): Promise<TypegenServer[]> {
@@ -52,8 +73,9 @@ async function collect(args: Arguments): Promise<TypegenServer[]> {
       const result: TypegenServer[] = [];
       for (const name of wanted) {
         const client = servers.get(name);
-        if (client === undefined || !client.isConnected)
+        if (client === undefined || !client.isConnected) {
           throw new Error(`Server '${name}' is not connected.`);
+        }
         result.push({ serverName: name, tools: await client.listTools() });
       }
       return result;
@@ -102,7 +124,13 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`agcore-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof UsageError) {
+      process.stderr.write(`agcore-mcp: ${message}\n\n${usage}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`agcore-mcp: ${message}\n`);
     process.exitCode = 1;
   },
 );

@@ -92,13 +92,17 @@ describe('McpClient against server-everything over stdio', () => {
     expect(error.message).toMatch(/no-such-tool/);
   });
 
-  it('delivers progress and resets the timeout on each progress notification', async () => {
+  it('delivers progress and, when asked, restarts the limit on each progress notification', async () => {
     const updates: ToolProgress[] = [];
     // 2.5 s in 8 steps: a 1 500 ms limit is only met because progress restarts it.
     const result = await client.callTool(
       'trigger-long-running-operation',
       { duration: 2.5, steps: 8 },
-      { timeoutMs: 1_500, onProgress: (update) => updates.push(update) },
+      {
+        timeoutMs: 1_500,
+        onProgress: (update) => updates.push(update),
+        resetTimeoutOnProgress: true,
+      },
     );
     expect(result.value).toMatch(/Long running operation completed/);
     expect(updates.map((update) => update.progress)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -110,7 +114,12 @@ describe('McpClient against server-everything over stdio', () => {
       .callTool(
         'trigger-long-running-operation',
         { duration: 3, steps: 12 },
-        { timeoutMs: 900, maxTotalTimeoutMs: 600, onProgress: () => {} },
+        {
+          timeoutMs: 900,
+          maxTotalTimeoutMs: 600,
+          onProgress: () => {},
+          resetTimeoutOnProgress: true,
+        },
       )
       .catch((caught: unknown) => caught)) as ToolError;
     expect(error.code).toBe('mcp_timeout');

@@ -1,7 +1,6 @@
 import type { Permission } from '@agcore/tools-core';
-import { isPermission } from '@agcore/tools-core';
 import { McpToolError } from './mcp-tool-error.js';
-import type { McpPermissionOverrides } from './tool-permissions.js';
+import { type McpPermissionOverrides, permissionListProblem } from './tool-permissions.js';
 import type { McpTransportConfig } from './transport-config.js';
 
 /** One server of an `mcpServers` file, after checking. */
@@ -18,6 +17,10 @@ export interface McpServerEntry {
   readonly allow?: readonly string[];
   /** Tools to hide. */
   readonly block?: readonly string[];
+  /** `trustAnnotations` of the entry, when given (see `McpClientOptions`). */
+  readonly trustAnnotations?: boolean;
+  /** `onToolChange` of the entry, when given (see `McpClientOptions`). */
+  readonly onToolChange?: 'report' | 'block';
 }
 
 /**
@@ -26,6 +29,8 @@ export interface McpServerEntry {
  * Code's `servers` key is accepted too). Entries with `"disabled": true` are skipped.
  * `${env:NAME}` and `${NAME}` in `env`, `args`, `url` and `headers` are replaced by the host's
  * environment variable, since a server receives none of the host's variables otherwise.
+ * Names from the file (servers, tools, variables, headers) key null-prototype objects, so a
+ * tool named `__proto__` keeps its permissions.
  *
  * @throws {McpToolError} `mcp_error` naming the server and field when the JSON is not such a
  *   file, an entry has neither `command` nor `url`, or a referenced variable is not set.
@@ -43,76 +48,105 @@ export function parseMcpServersConfig(
     if (entry.disabled === true) continue;
     const expand = (value: string, field: string): string =>
       expandVariables(value, environment, name, field);
-    let transport: McpTransportConfig;
-    if (typeof entry.command === 'string') {
-      const args = optionalStrings(entry.args, name, 'args').map((arg) => expand(arg, 'args'));
-      const env = optionalStringRecord(entry.env, name, 'env');
-      transport = {
-        type: 'stdio',
-        command: expand(entry.command, 'command'),
-        args,
-        ...(env === undefined
-          ? {}
-          : { env: mapValues(env, (value, key) => expand(value, `env.${key}`)) }),
-        ...(typeof entry.cwd === 'string' ? { cwd: expand(entry.cwd, 'cwd') } : {}),
-      };
-    } else if (typeof entry.url === 'string') {
-      const headers = optionalStringRecord(entry.headers, name, 'headers');
-      const expandedHeaders =
-        headers === undefined
-          ? undefined
-          : mapValues(headers, (value, key) => expand(value, `headers.${key}`));
-      const url = expand(entry.url, 'url');
-      transport =
-        entry.type === 'sse'
-          ? {
-              type: 'sse',
-              url,
-              ...(expandedHeaders === undefined ? {} : { headers: expandedHeaders }),
-            }
-          : {
-              type: 'streamable-http',
-              url,
-              ...(expandedHeaders === undefined ? {} : { headers: expandedHeaders }),
-            };
-    } else {
-      throw configError(name, `needs either "command" (a local server) or "url" (a remote one)`);
-    }
-    const timeout = entry.timeoutMs ?? entry.timeout;
-    if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) {
-      throw configError(name, '"timeoutMs" must be a positive number of milliseconds');
-    }
-    const permissions = parsePermissions(entry.permissions, name);
-    const allow = entry.allowedTools ?? entry.includeTools;
-    const block = entry.blockedTools ?? entry.excludeTools;
     entries.push({
       name,
-      transport,
-      ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
-      ...(permissions === undefined ? {} : { permissions }),
-      ...(allow === undefined ? {} : { allow: optionalStrings(allow, name, 'allowedTools') }),
-      ...(block === undefined ? {} : { block: optionalStrings(block, name, 'blockedTools') }),
+      transport: parseTransport(entry, name, expand),
+      ...parseOptions(entry, name),
     });
   }
   return entries;
 }
 
+type Expand = (value: string, field: string) => string;
+
+/** `command` (stdio) or `url` (Streamable HTTP, or SSE with `"type": "sse"`), expanded. */
+function parseTransport(
+  entry: Record<string, unknown>,
+  name: string,
+  expand: Expand,
+): McpTransportConfig {
+  if (typeof entry.command === 'string') {
+    const args = optionalStrings(entry.args, name, 'args').map((arg) => expand(arg, 'args'));
+    const env = optionalStringRecord(entry.env, name, 'env');
+    return {
+      type: 'stdio',
+      command: expand(entry.command, 'command'),
+      args,
+      ...(env === undefined
+        ? {}
+        : { env: mapValues(env, (value, key) => expand(value, `env.${key}`)) }),
+      ...(typeof entry.cwd === 'string' ? { cwd: expand(entry.cwd, 'cwd') } : {}),
+    };
+  }
+  if (typeof entry.url === 'string') {
+    const raw = optionalStringRecord(entry.headers, name, 'headers');
+    const headers =
+      raw === undefined
+        ? undefined
+        : mapValues(raw, (value, key) => expand(value, `headers.${key}`));
+    const url = expand(entry.url, 'url');
+    return {
+      type: entry.type === 'sse' ? 'sse' : 'streamable-http',
+      url,
+      ...(headers === undefined ? {} : { headers }),
+    };
+  }
+  throw configError(name, `needs either "command" (a local server) or "url" (a remote one)`);
+}
+
+/** The entry's options beside its transport, each checked. */
+function parseOptions(
+  entry: Record<string, unknown>,
+  name: string,
+): Omit<McpServerEntry, 'name' | 'transport'> {
+  const timeout = entry.timeoutMs ?? entry.timeout;
+  if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) {
+    throw configError(name, '"timeoutMs" must be a positive number of milliseconds');
+  }
+  const permissions = parsePermissions(entry.permissions, name);
+  const allow = entry.allowedTools ?? entry.includeTools;
+  const block = entry.blockedTools ?? entry.excludeTools;
+  const trust = entry.trustAnnotations;
+  if (trust !== undefined && typeof trust !== 'boolean') {
+    throw configError(
+      name,
+      `"trustAnnotations" must be true or false, got ${JSON.stringify(trust)}`,
+    );
+  }
+  const onToolChange = entry.onToolChange;
+  if (onToolChange !== undefined && onToolChange !== 'report' && onToolChange !== 'block') {
+    throw configError(
+      name,
+      `"onToolChange" must be 'report' or 'block', got ${JSON.stringify(onToolChange)}`,
+    );
+  }
+  return {
+    ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    ...(permissions === undefined ? {} : { permissions }),
+    ...(allow === undefined ? {} : { allow: optionalStrings(allow, name, 'allowedTools') }),
+    ...(block === undefined ? {} : { block: optionalStrings(block, name, 'blockedTools') }),
+    ...(trust === undefined ? {} : { trustAnnotations: trust }),
+    ...(onToolChange === undefined ? {} : { onToolChange }),
+  };
+}
+
 function parsePermissions(value: unknown, name: string): McpPermissionOverrides | undefined {
   if (value === undefined) return undefined;
-  const list = (items: unknown, field: string): Permission[] => {
-    if (!Array.isArray(items) || items.length === 0 || !items.every(isPermission)) {
-      throw configError(
-        name,
-        `"${field}" must list at least one permission such as "read", "write" or "custom:name"`,
-      );
-    }
-    return items;
-  };
-  if (Array.isArray(value)) return list(value, 'permissions');
+  if (Array.isArray(value)) {
+    const problem = permissionListProblem(value);
+    if (problem !== undefined) throw configError(name, `"permissions" for every tool ${problem}`);
+    return [...(value as Permission[])];
+  }
   const record = asRecord(value, `"permissions" of server '${name}'`, name);
-  const result: Record<string, readonly Permission[]> = {};
-  for (const [tool, items] of Object.entries(record))
-    result[tool] = list(items, `permissions.${tool}`);
+  const result: Record<string, readonly Permission[]> = Object.create(null);
+  for (const tool of Object.keys(record)) {
+    const list = record[tool];
+    const problem = permissionListProblem(list);
+    if (problem !== undefined) {
+      throw configError(name, `"permissions.${tool}" for tool '${tool}' ${problem}`);
+    }
+    result[tool] = [...(list as Permission[])];
+  }
   return result;
 }
 
@@ -168,8 +202,8 @@ function mapValues(
   record: Record<string, string>,
   map: (value: string, key: string) => string,
 ): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(record)) result[key] = map(value, key);
+  const result: Record<string, string> = Object.create(null);
+  for (const key of Object.keys(record)) result[key] = map(record[key] as string, key);
   return result;
 }
 

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { McpClient, type McpClientOptions } from './mcp-client.js';
+import { McpClient } from './mcp-client.js';
 import { type McpServerEntry, parseMcpServersConfig } from './mcp-config.js';
 import { McpToolError } from './mcp-tool-error.js';
-import type { McpTool, McpToolFilter } from './mcp-tools.js';
+import type { McpTool, McpToolFilter, McpToolsOptions } from './mcp-tools.js';
 import { sanitizeToolName } from './tool-names.js';
 import type { McpPermissionOverrides } from './tool-permissions.js';
+import type { McpClientOptions } from './types.js';
 
 /** Options of `McpServers`. */
 export interface McpServersOptions {
@@ -83,6 +84,10 @@ export class McpServers {
       const clientOptions: McpClientOptions = {
         ...options.client,
         ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
+        ...(entry.trustAnnotations === undefined
+          ? {}
+          : { trustAnnotations: entry.trustAnnotations }),
+        ...(entry.onToolChange === undefined ? {} : { onToolChange: entry.onToolChange }),
         connectTimeoutMs: options.connectTimeoutMs ?? options.client?.connectTimeoutMs ?? 30_000,
       };
       this.clientsByName.set(entry.name, new McpClient(entry.name, entry.transport, clientOptions));
@@ -198,24 +203,7 @@ export class McpServers {
   async collectTools(): Promise<McpServersToolsResult> {
     const connected = [...this.clientsByName.entries()];
     const lists = await Promise.allSettled(
-      connected.map(([name, client]) => {
-        const entry = this.entries.find((candidate) => candidate.name === name);
-        const extra = this.options.servers?.[name];
-        const permissions = extra?.permissions ?? entry?.permissions;
-        const filter: McpToolFilter | undefined =
-          extra?.filter ??
-          (entry?.allow === undefined && entry?.block === undefined
-            ? undefined
-            : {
-                ...(entry.allow === undefined ? {} : { allow: entry.allow }),
-                ...(entry.block === undefined ? {} : { block: entry.block }),
-              });
-        return client.tools({
-          prefix: true,
-          ...(permissions === undefined ? {} : { permissions }),
-          ...(filter === undefined ? {} : { filter }),
-        });
-      }),
+      connected.map(([name, client]) => client.tools(this.toolsOptionsFor(name))),
     );
     const tools: McpTool[] = [];
     const failed: McpServerFailure[] = [];
@@ -252,6 +240,28 @@ export class McpServers {
       }
     });
     return { tools, failed };
+  }
+
+  /** The `tools()` options of one server: prefixed, with its permissions and filter. */
+  private toolsOptionsFor(name: string): McpToolsOptions {
+    const entry = this.entries.find((candidate) => candidate.name === name);
+    const table = this.options.servers;
+    // A server named 'constructor' must not get Object.prototype.constructor's fields.
+    const extra = table !== undefined && Object.hasOwn(table, name) ? table[name] : undefined;
+    const permissions = extra?.permissions ?? entry?.permissions;
+    const filter: McpToolFilter | undefined =
+      extra?.filter ??
+      (entry?.allow === undefined && entry?.block === undefined
+        ? undefined
+        : {
+            ...(entry.allow === undefined ? {} : { allow: entry.allow }),
+            ...(entry.block === undefined ? {} : { block: entry.block }),
+          });
+    return {
+      prefix: true,
+      ...(permissions === undefined ? {} : { permissions }),
+      ...(filter === undefined ? {} : { filter }),
+    };
   }
 
   /** Closes every server in parallel. Never throws. */

@@ -9,6 +9,8 @@ export type McpErrorCode = Extract<
   | 'cancelled'
   | 'execution_failed'
   | 'invalid_arguments'
+  | 'permission_denied'
+  | 'timeout'
 >;
 
 /** Options of the `McpToolError` constructor. */

@@ -6,15 +6,29 @@ import type {
   Permission,
   ToolContext,
 } from '@agcore/tools-core';
-import type { McpToolResult } from './call-result.js';
-import type { McpCallOptions, McpClient, McpToolInfo } from './mcp-client.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { exposedToolName } from './tool-names.js';
 import {
   type McpPermissionOverrides,
   type McpToolAnnotations,
+  permissionListProblem,
   resolvePermissions,
 } from './tool-permissions.js';
+import type { McpToolInfo } from './types.js';
+
+/** What the tools of `McpClient.tools()` need of their client. */
+export interface ToolHost {
+  /** The server's name. */
+  readonly serverName: string;
+  /** Whether annotations decide permissions (`McpClientOptions.trustAnnotations`). */
+  readonly trustAnnotations: boolean;
+  /** Whether a changed definition keeps this tool out (`onToolChange: 'block'`). */
+  isBlocked(mcpName: string): boolean;
+  /** The server's tools. */
+  listTools(): Promise<readonly McpToolInfo[]>;
+  /** Calls a tool on the caller's clock (`context.signal`, `context.deadline`); resolves its value. */
+  callTool(name: string, args: JsonObject, context: ToolContext): Promise<JsonValue>;
+}
 
 /** Chooses tools by MCP name: exact strings or regular expressions. */
 export interface McpToolFilter {
@@ -50,7 +64,7 @@ export interface McpTool extends BaseTool<JsonObject, JsonValue> {
 }
 
 /** Tells whether `name` passes `filter`. Never throws. */
-export function toolPassesFilter(name: string, filter: McpToolFilter | undefined): boolean {
+function toolPassesFilter(name: string, filter: McpToolFilter | undefined): boolean {
   if (filter === undefined) return true;
   const matches = (pattern: string | RegExp): boolean =>
     typeof pattern === 'string' ? pattern === name : pattern.test(name);
@@ -60,15 +74,26 @@ export function toolPassesFilter(name: string, filter: McpToolFilter | undefined
 }
 
 /**
- * Makes `McpTool`s for `infos`, all calling through `client`.
+ * The tools of `host`'s server as `McpTool`s (what `McpClient.tools()` returns).
  *
- * @throws {McpToolError} `mcp_error` when two tools get the same name after sanitising (both
- *   MCP names are in the message: block one with `filter` or use another prefix).
+ * @throws {McpToolError} as listing the tools does; `mcp_error` when two tools get the same
+ *   name after sanitising (both MCP names are in the message: block one with `filter` or use
+ *   another prefix).
  * @throws {TypeError} when a permission override is an empty list (a tool that requires
  *   nothing would pass any `PermissionChecker` that allows unspecified tools).
  */
+export async function mcpTools(host: ToolHost, options: McpToolsOptions = {}): Promise<McpTool[]> {
+  const listed = await host.listTools();
+  return createMcpTools(
+    host,
+    listed.filter((info) => !host.isBlocked(info.name)),
+    options,
+  );
+}
+
+/** `McpTool`s for `infos`, all calling through `client` (see `mcpTools`). */
 export function createMcpTools(
-  client: McpClient,
+  client: ToolHost,
   infos: readonly McpToolInfo[],
   options: McpToolsOptions = {},
 ): McpTool[] {
@@ -98,7 +123,12 @@ export function createMcpTools(
         client,
         info,
         name,
-        resolvePermissions(info.name, info.annotations, options.permissions),
+        resolvePermissions(
+          info.name,
+          info.annotations,
+          options.permissions,
+          client.trustAnnotations,
+        ),
       ),
     );
   }
@@ -106,7 +136,7 @@ export function createMcpTools(
 }
 
 function makeTool(
-  client: McpClient,
+  client: ToolHost,
   info: McpToolInfo,
   name: string,
   permissions: Permission[],
@@ -123,32 +153,35 @@ function makeTool(
     requiredPermissions: Object.freeze(permissions),
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
     execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
-      const progress = context.progress;
-      const options: McpCallOptions =
-        progress === undefined
-          ? { signal: context.signal }
-          : { signal: context.signal, onProgress: progress };
-      return client.callTool(mcpName, args ?? {}, options).then(resultValue);
+      if (client.isBlocked(mcpName))
+        return Promise.reject(blockedError(client.serverName, mcpName));
+      return client.callTool(mcpName, args ?? {}, context);
     },
   });
 }
 
 function checkOverrides(serverName: string, overrides: McpPermissionOverrides | undefined): void {
   if (overrides === undefined) return;
-  const lists: [string, readonly Permission[] | undefined][] = Array.isArray(overrides)
-    ? [['every tool', overrides as readonly Permission[]]]
-    : Object.entries(overrides).map(([tool, list]) => [`tool '${tool}'`, list]);
+  const perTool = overrides as { readonly [mcpToolName: string]: unknown };
+  const lists: [string, unknown][] = Array.isArray(overrides)
+    ? [['every tool', overrides]]
+    : Object.keys(perTool).map((tool) => [`tool '${tool}'`, perTool[tool]]);
   for (const [what, list] of lists) {
-    if (!Array.isArray(list) || list.length === 0) {
+    const problem = permissionListProblem(list);
+    if (problem !== undefined) {
       throw new TypeError(
-        `McpClient.tools() on server '${serverName}': the permission override for ${what} is empty; give at least one permission (such as 'read'), or leave the tool out of the overrides to keep the permissions derived from its annotations.`,
+        `McpClient.tools() on server '${serverName}': the permission override for ${what} ${problem}. Leave a tool out of the overrides to keep the permissions derived from its annotations.`,
       );
     }
   }
 }
 
-function resultValue(result: McpToolResult): JsonValue {
-  return result.value;
+function blockedError(serverName: string, mcpName: string): McpToolError {
+  return new McpToolError(
+    'permission_denied',
+    `MCP tool '${mcpName}' of server '${serverName}' changed its definition since it was first seen, and onToolChange is 'block': review the new definition and call acceptToolChange('${mcpName}') on the client to use it.`,
+    { serverName, toolName: mcpName },
+  );
 }
 
 /** Chat Completions wants an object schema with `properties`; MCP servers sometimes omit it. */

@@ -1,24 +1,36 @@
-// pnpm bench: a call's round trip through McpClient.callTool and through the BaseTool adapter
-// (McpClient.tools() -> execute) against the raw SDK Client, all on server-everything's `echo`
-// over stdio, each with its own server child; plus 200 concurrent against 200 sequential calls.
-// A second raw Client is the A/A control: its ratio shows the noise of the machine.
-//
-// Then the same contenders once more with the pipe taken out: after the real handshake each
-// transport's send() answers the echo itself on the next turn of the event loop, the same for
-// everyone. What is left is the client-side JavaScript of a call (the SDK's and ours), measured
-// without the process switches that make the stdio figures noisy on a shared machine: the
-// difference to the raw Client is what McpClient and the adapter add, in microseconds.
+// pnpm bench (on the built package, as a user gets it), in one run:
+// 1. import time: `import '@agcore/tools-mcp'` against the SDK client with its stdio transport,
+//    each in fresh processes, alternated (target: at most 10 ms more);
+// 2. one call at a time on server-everything's `echo` over stdio, each contender with its own
+//    server child, rounds interleaved: the raw SDK Client, a second raw Client (the A/A control:
+//    the noise of the machine), McpClient.callTool, and the BaseTool from tools() (one
+//    ToolContext for all calls) — latency and client CPU, as the median of the per-round
+//    ratios to the raw Client next to them (target <= 1.05x);
+// 3. throughput at 200 concurrent calls, bursts interleaved;
+// 4. the same calls with the pipe taken out (each transport answers the echo in-process after
+//    the real handshake): the client-side JavaScript per call, where what McpClient and the
+//    adapter add shows in microseconds instead of drowning in process switches.
+import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createToolContext } from '@agcore/tools-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { McpClient } from './index.js';
-import { serverEntries } from './test-support/servers.js';
+import { hostileServer, serverEntries } from './test-support/servers.js';
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 21);
-const callsPerRound = Number(process.env.BENCH_CALLS ?? 300);
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+// BENCH_ENTRY: another build of the package to measure (an earlier version, for before/after).
+const entry = pathToFileURL(process.env.BENCH_ENTRY ?? join(packageRoot, 'dist', 'index.js')).href;
+const { McpClient } = (await import(entry)) as typeof import('./index.js');
+type McpClient = InstanceType<typeof McpClient>;
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 31);
+const callsPerRound = Number(process.env.BENCH_CALLS ?? 200);
+const importRuns = Number(process.env.BENCH_IMPORTS ?? 21);
+const bursts = Number(process.env.BENCH_BURSTS ?? 15);
 const message = 'benchmark';
 const expected = `Echo: ${message}`;
 const target = 1.05;
@@ -31,6 +43,19 @@ interface Contender {
   readonly unplug: () => void;
   readonly wall: number[];
   readonly cpu: number[];
+  readonly burst: number[];
+  /** Client CPU per call in the bursts, µs. */
+  readonly burstCpu: number[];
+  readonly js: number[];
+}
+
+function contender(
+  label: string,
+  call: () => Promise<unknown>,
+  close: () => Promise<void>,
+  unplug: () => void,
+): Contender {
+  return { label, call, close, unplug, wall: [], cpu: [], burst: [], burstCpu: [], js: [] };
 }
 
 /** From now on, `transport` answers each echo call itself, on the next turn of the loop. */
@@ -48,9 +73,13 @@ function answerInProcess(transport: Transport): void {
   };
 }
 
-/** The SDK transport inside an McpClient (a private field: bench only). */
+/** The SDK transport inside an McpClient (private fields, of this version or earlier ones). */
 function transportOf(client: McpClient): Transport {
-  const current = (client as unknown as { current?: { transport: Transport } }).current;
+  const inside = client as unknown as {
+    link?: { current?: { transport: Transport } };
+    current?: { transport: Transport };
+  };
+  const current = inside.link?.current ?? inside.current;
   if (current === undefined) throw new Error('McpClient is not connected');
   return current.transport;
 }
@@ -61,30 +90,26 @@ async function rawClient(label: string): Promise<Contender> {
   const client = new Client({ name: 'bench-raw', version: '1.0.0' });
   const transport = new StdioClientTransport({ ...server, stderr: 'ignore' });
   await client.connect(transport);
-  return {
+  return contender(
     label,
-    unplug: () => answerInProcess(transport),
-    call: async () => {
+    async () => {
       const result = await client.callTool({ name: 'echo', arguments: { message } });
       return (result.content as { text: string }[])[0]?.text;
     },
-    close: () => client.close(),
-    wall: [],
-    cpu: [],
-  };
+    () => client.close(),
+    () => answerInProcess(transport),
+  );
 }
 
 async function mcpClient(): Promise<Contender> {
   const client = new McpClient('everything', { type: 'stdio', ...server });
   await client.connect();
-  return {
-    label: 'McpClient.callTool',
-    unplug: () => answerInProcess(transportOf(client)),
-    call: async () => (await client.callTool('echo', { message })).value,
-    close: () => client.close(),
-    wall: [],
-    cpu: [],
-  };
+  return contender(
+    'McpClient.callTool',
+    async () => (await client.callTool('echo', { message })).value,
+    () => client.close(),
+    () => answerInProcess(transportOf(client)),
+  );
 }
 
 async function mcpTool(): Promise<Contender> {
@@ -94,24 +119,62 @@ async function mcpTool(): Promise<Contender> {
   if (echo === undefined) throw new Error('server-everything has no echo tool');
   // One context for all calls, as the peer bench does: its signal is the adapter's to follow.
   const context = createToolContext();
-  return {
-    label: 'tools() -> execute',
-    unplug: () => answerInProcess(transportOf(client)),
-    call: () => echo.execute({ message }, context),
-    close: () => client.close(),
-    wall: [],
-    cpu: [],
-  };
+  return contender(
+    'tools() -> execute',
+    () => echo.execute({ message }, context),
+    () => client.close(),
+    () => answerInProcess(transportOf(client)),
+  );
 }
 
-async function round(contender: Contender, calls: number): Promise<void> {
+/** Import times (ms) of each set of modules, in fresh processes, alternated run by run. */
+function importTimes(sets: Readonly<Record<string, readonly string[]>>): Map<string, number[]> {
+  const times = new Map<string, number[]>(Object.keys(sets).map((name) => [name, []]));
+  for (let run = 0; run < importRuns; run++) {
+    for (const [name, modules] of Object.entries(sets)) {
+      const script = `const start = performance.now(); ${modules
+        .map((module) => `await import(${JSON.stringify(module)});`)
+        .join(' ')} process.stdout.write(String(performance.now() - start));`;
+      const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: packageRoot,
+      });
+      times.get(name)?.push(Number(output.toString()));
+    }
+  }
+  return times;
+}
+
+async function round(subject: Contender, calls: number): Promise<void> {
   const cpu = process.cpuUsage();
   const start = performance.now();
-  for (let index = 0; index < calls; index++) await contender.call();
+  for (let index = 0; index < calls; index++) await subject.call();
   const wall = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  contender.wall.push((wall * 1000) / calls);
-  contender.cpu.push((used.user + used.system) / calls);
+  subject.wall.push((wall * 1000) / calls);
+  subject.cpu.push((used.user + used.system) / calls);
+}
+
+async function burst(subject: Contender): Promise<void> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await Promise.all(Array.from({ length: 200 }, () => subject.call()));
+  subject.burst.push(200_000 / (performance.now() - start));
+  const used = process.cpuUsage(cpu);
+  subject.burstCpu.push((used.user + used.system) / 200);
+}
+
+/** Runs `step` for each contender, `times` times, rotating the order so drift hits all alike. */
+async function interleaved(
+  contenders: readonly Contender[],
+  times: number,
+  step: (subject: Contender) => Promise<void>,
+): Promise<void> {
+  for (let index = 0; index < times; index++) {
+    for (let offset = 0; offset < contenders.length; offset++) {
+      const subject = contenders[(index + offset) % contenders.length];
+      if (subject !== undefined) await step(subject);
+    }
+  }
 }
 
 function median(values: readonly number[]): number {
@@ -123,18 +186,8 @@ function median(values: readonly number[]): number {
 }
 
 /** Median of the per-round ratios: each round of a contender against the raw round next to it. */
-function pairedRatio(values: readonly number[], baseline: readonly number[]): number {
+function paired(values: readonly number[], baseline: readonly number[]): number {
   return median(values.map((value, index) => value / (baseline[index] ?? value)));
-}
-
-async function burst(contender: Contender): Promise<{ sequential: number; concurrent: number }> {
-  const sequentialStart = performance.now();
-  for (let index = 0; index < 200; index++) await contender.call();
-  const sequential = performance.now() - sequentialStart;
-  const concurrentStart = performance.now();
-  await Promise.all(Array.from({ length: 200 }, () => contender.call()));
-  const concurrent = performance.now() - concurrentStart;
-  return { sequential, concurrent };
 }
 
 function table(rows: readonly (readonly string[])[]): string {
@@ -154,118 +207,219 @@ function table(rows: readonly (readonly string[])[]): string {
   ].join('\n');
 }
 
+const x = (ratio: number): string => `${ratio.toFixed(3)}x`;
+const within = (ok: boolean): string => (ok ? 'within' : 'NOT within');
+
+/** In fresh processes: the SDK client's import, then what importing `entry` after it adds. */
+function addedAfterSdk(sdk: readonly string[]): { sdk: number[]; added: number[] } {
+  const result = { sdk: [] as number[], added: [] as number[] };
+  for (let run = 0; run < importRuns; run++) {
+    const script = `let start = performance.now(); ${sdk
+      .map((module) => `await import(${JSON.stringify(module)});`)
+      .join(
+        ' ',
+      )} const sdk = performance.now() - start; start = performance.now(); await import(${JSON.stringify(
+      entry,
+    )}); process.stdout.write(JSON.stringify([sdk, performance.now() - start]));`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: packageRoot,
+    });
+    const [sdkMs, addedMs] = JSON.parse(output.toString()) as [number, number];
+    result.sdk.push(sdkMs);
+    result.added.push(addedMs);
+  }
+  return result;
+}
+
+function importReport(): string[] {
+  const sdk = [
+    '@modelcontextprotocol/sdk/client/index.js',
+    '@modelcontextprotocol/sdk/client/stdio.js',
+  ];
+  const times = importTimes({
+    sdk,
+    mcp: [entry],
+    all: [
+      ...sdk,
+      '@modelcontextprotocol/sdk/client/streamableHttp.js',
+      '@modelcontextprotocol/sdk/client/sse.js',
+    ],
+  });
+  const sdkTimes = times.get('sdk') ?? [];
+  const mcpTimes = times.get('mcp') ?? [];
+  const paired = median(mcpTimes.map((value, index) => value - (sdkTimes[index] ?? value)));
+  const after = addedAfterSdk(sdk);
+  const added = median(after.added);
+  return [
+    `Import time (fresh processes, median of ${importRuns}, alternated):`,
+    '',
+    table([
+      ['import', 'ms'],
+      ['SDK Client + stdio transport', median(sdkTimes).toFixed(1)],
+      ['@agcore/tools-mcp', median(mcpTimes).toFixed(1)],
+      ['SDK Client + all transports (reference)', median(times.get('all') ?? []).toFixed(1)],
+      ['@agcore/tools-mcp after the SDK client (what it adds)', added.toFixed(1)],
+    ]),
+    '',
+    `target: @agcore/tools-mcp adds ${added.toFixed(1)} ms to the SDK client's import (measured after it in one process; ${paired.toFixed(1)} ms as the paired difference of separate processes, noisier): ${within(added <= 10)} 10 ms.`,
+    '',
+  ];
+}
+
+/**
+ * Lists the hostile server's `tools` (and calls `call`) in a fresh process on the built package
+ * (no TypeScript loader in the way): elapsed ms and the longest event-loop block.
+ */
+function hostileListing(
+  tools: string,
+  call: string | undefined,
+): { elapsed: number; blocked: number; listed: number; outcome: string } {
+  const server = hostileServer('schemas', { env: { FAULT_SCHEMAS: tools } });
+  const script = `
+        const { monitorEventLoopDelay } = await import('node:perf_hooks');
+    const { McpClient } = await import(${JSON.stringify(entry)});
+    const client = new McpClient('hostile', ${JSON.stringify(server)}, { onWarning: () => {} });
+    await client.connect();
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
+    const start = performance.now();
+    const listed = (await client.listTools()).length;
+    const call = ${JSON.stringify(call ?? null)};
+    const outcome = call === null ? '' : await client.callTool(call).then(
+      () => 'accepted (!)',
+      (error) => error.code ?? 'failed',
+    );
+    const elapsed = performance.now() - start;
+    loop.disable();
+    await client.close();
+    process.stdout.write(JSON.stringify({ elapsed, blocked: loop.max / 1e6, listed, outcome }));`;
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: packageRoot,
+  });
+  return JSON.parse(output.toString()) as ReturnType<typeof hostileListing>;
+}
+
+/**
+ * Hostile schemas: a $ref/anyOf chain worth 2^40 paths and ^(a+)+$ (with a call whose output
+ * 'aaaa…b' meets the pattern), then a tool nested 100 000 levels deep (a 7.4 MB line, which
+ * the SDK's stdio transport must JSON.parse before anything else can look at it).
+ */
+function hostileSchemas(): string[] {
+  const schemas = hostileListing('plain,redos,ref-bomb', 'redos');
+  const deep = hostileListing('plain,deep', undefined);
+  return [
+    `Hostile schemas: listing plain, redos, ref-bomb (ref-bomb refused, ${schemas.listed} listed) and the ^(a+)+$ call (${schemas.outcome}) took ${schemas.elapsed.toFixed(1)} ms, the event loop blocked ${schemas.blocked.toFixed(1)} ms at most (target ~50 ms);`,
+    `a tool nested 100 000 levels deep (refused, ${deep.listed} listed): ${deep.elapsed.toFixed(1)} ms, blocked ${deep.blocked.toFixed(1)} ms at most (the SDK's stdio transport JSON.parses the 7.4 MB line before anything else sees it; maxMessageBytes bounds it).`,
+    '',
+  ];
+}
+
 async function main(): Promise<void> {
   const load = loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
+  const header = `@agcore/tools-mcp bench (${fileURLToPath(entry)}): Node ${process.version}, load ${load}`;
+  const imports = importReport();
+  // BENCH_SKIP_HOSTILE=1 for a build that would hang on them (before this package compiled
+  // server schemas itself, ^(a+)+$ blocked for minutes).
+  const hostile = process.env.BENCH_SKIP_HOSTILE === '1' ? [] : hostileSchemas();
   const raw = await rawClient('raw SDK Client');
   const control = await rawClient('raw SDK Client (A/A)');
   const client = await mcpClient();
   const tool = await mcpTool();
   const contenders = [raw, control, client, tool];
   try {
-    for (const contender of contenders) {
+    for (const subject of contenders) {
       // Warm-up (JIT, server caches), and a check that every path really echoes.
       for (let index = 0; index < 500; index++) {
-        const answer = await contender.call();
-        if (answer !== expected) throw new Error(`${contender.label} answered ${String(answer)}`);
+        const answer = await subject.call();
+        if (answer !== expected) throw new Error(`${subject.label} answered ${String(answer)}`);
       }
     }
-    for (let index = 0; index < rounds; index++) {
-      // Rotate the order so that drift on a shared machine hits all alike.
-      for (let offset = 0; offset < contenders.length; offset++) {
-        const contender = contenders[(index + offset) % contenders.length];
-        if (contender !== undefined) await round(contender, callsPerRound);
-      }
-    }
-    const bursts = new Map<Contender, { sequential: number; concurrent: number }>();
-    for (const contender of [raw, client, tool]) bursts.set(contender, await burst(contender));
-
-    const rawWall = median(raw.wall);
-    const rawCpu = median(raw.cpu);
+    await interleaved(contenders, rounds, (subject) => round(subject, callsPerRound));
+    await interleaved(contenders, bursts, burst);
     const rows: string[][] = [
-      ['client', 'latency µs', '× raw', 'CPU µs', '× raw', 'CPU × raw (paired)'],
-      ...contenders.map((contender) => [
-        contender.label,
-        median(contender.wall).toFixed(1),
-        `${(median(contender.wall) / rawWall).toFixed(3)}x`,
-        median(contender.cpu).toFixed(1),
-        `${(median(contender.cpu) / rawCpu).toFixed(3)}x`,
-        contender === raw ? '' : `${pairedRatio(contender.cpu, raw.cpu).toFixed(3)}x`,
+      ['client', 'latency µs', '× raw', 'CPU µs', '× raw'],
+      ...contenders.map((subject) => [
+        subject.label,
+        median(subject.wall).toFixed(1),
+        subject === raw ? '' : x(paired(subject.wall, raw.wall)),
+        median(subject.cpu).toFixed(1),
+        subject === raw ? '' : x(paired(subject.cpu, raw.cpu)),
       ]),
     ];
     const burstRows: string[][] = [
-      ['client', '200 sequential (ms)', '200 concurrent (ms)', 'speed-up'],
-      ...[raw, client, tool].map((contender) => {
-        const figures = bursts.get(contender) ?? { sequential: 0, concurrent: 0 };
-        return [
-          contender.label,
-          figures.sequential.toFixed(1),
-          figures.concurrent.toFixed(1),
-          `${(figures.sequential / figures.concurrent).toFixed(2)}x`,
-        ];
-      }),
+      ['client, 200 concurrent calls', 'calls/s', '× raw', 'CPU µs/call', '× raw'],
+      ...contenders.map((subject) => [
+        subject.label,
+        median(subject.burst).toFixed(0),
+        subject === raw ? '' : x(paired(subject.burst, raw.burst)),
+        median(subject.burstCpu).toFixed(1),
+        subject === raw ? '' : x(paired(subject.burstCpu, raw.burstCpu)),
+      ]),
     ];
-    const verdict = (contender: Contender): string => {
-      const latency = median(contender.wall) / rawWall;
-      const cpu = median(contender.cpu) / rawCpu;
-      return `${contender.label}: latency ${latency.toFixed(3)}x, CPU ${cpu.toFixed(3)}x (${
-        latency <= target && cpu <= target ? 'within' : 'NOT within'
-      } ${target}x)`;
+    const verdict = (subject: Contender): string => {
+      const latency = paired(subject.wall, raw.wall);
+      const cpu = paired(subject.cpu, raw.cpu);
+      return `${subject.label}: latency ${x(latency)}, CPU ${x(cpu)} (${within(latency <= target && cpu <= target)} ${target}x)`;
     };
-    const noise = Math.abs(median(control.cpu) / rawCpu - 1);
+    const noise = Math.max(
+      Math.abs(paired(control.cpu, raw.cpu) - 1),
+      Math.abs(paired(control.wall, raw.wall) - 1),
+    );
 
     // In-process: the client-side JavaScript of a call, without the pipe.
-    const inProcess = new Map<Contender, number[]>(contenders.map((contender) => [contender, []]));
-    for (const contender of contenders) {
-      contender.unplug();
-      for (let index = 0; index < 2000; index++) await contender.call();
+    for (const subject of contenders) {
+      subject.unplug();
+      for (let index = 0; index < 2000; index++) await subject.call();
     }
-    for (let index = 0; index < rounds; index++) {
-      for (let offset = 0; offset < contenders.length; offset++) {
-        const contender = contenders[(index + offset) % contenders.length];
-        if (contender === undefined) continue;
-        const cpu = process.cpuUsage();
-        for (let call = 0; call < 2000; call++) await contender.call();
-        const used = process.cpuUsage(cpu);
-        inProcess.get(contender)?.push((used.user + used.system) / 2000);
-      }
-    }
+    await interleaved(contenders, rounds, async (subject) => {
+      const cpu = process.cpuUsage();
+      for (let call = 0; call < 2000; call++) await subject.call();
+      const used = process.cpuUsage(cpu);
+      subject.js.push((used.user + used.system) / 2000);
+    });
     // Without the pipe a round is pure CPU work: other processes only ever slow it down, so
     // the fastest round is the best estimate of what the code itself costs.
     const fastest = (values: readonly number[]): number => Math.min(...values);
-    const jsRaw = fastest(inProcess.get(raw) ?? []);
+    const jsRaw = fastest(raw.js);
+    const rawStdioCpu = median(raw.cpu);
     const jsRows: string[][] = [
-      ['client (pipe taken out)', 'CPU µs', 'added µs', '× raw'],
-      ...contenders.map((contender) => {
-        const cpu = fastest(inProcess.get(contender) ?? []);
+      ['client (pipe taken out)', 'CPU µs', 'added µs', '× raw', 'added / stdio round trip CPU'],
+      ...contenders.map((subject) => {
+        const cpu = fastest(subject.js);
         return [
-          contender.label,
+          subject.label,
           cpu.toFixed(2),
-          contender === raw ? '' : (cpu - jsRaw).toFixed(2),
-          `${(cpu / jsRaw).toFixed(3)}x`,
+          subject === raw ? '' : (cpu - jsRaw).toFixed(2),
+          x(cpu / jsRaw),
+          subject === raw ? '' : x(1 + (cpu - jsRaw) / rawStdioCpu),
         ];
       }),
     ];
     process.stdout.write(
       [
-        `@agcore/tools-mcp bench: server-everything echo over stdio, Node ${process.version}, ${rounds} rounds x ${callsPerRound} calls, load ${load}`,
+        header,
+        '',
+        ...imports,
+        ...hostile,
+        `server-everything echo over stdio, ${rounds} rounds x ${callsPerRound} calls and ${bursts} bursts of 200 concurrent calls per client, interleaved; ratios are medians of the per-round ratios to the raw Client:`,
         '',
         table(rows),
         '',
         table(burstRows),
         '',
         `target: ${verdict(client)}; ${verdict(tool)}.`,
-        `A/A control: a second raw Client differs by ${(noise * 100).toFixed(1)}% in CPU: ratios closer than that to the target are noise.`,
+        `A/A control: a second raw Client differs by up to ${(noise * 100).toFixed(1)}%: ratios closer than that to the target are noise.`,
         '',
-        `Client-side JavaScript per call, the pipe taken out (same in-process answers for all; fastest of ${rounds} rounds x 2000 calls):`,
+        `Client-side JavaScript per call, the pipe taken out (same in-process answers for all; fastest of ${rounds} rounds x 2000 calls); the last column is what that adds to the raw Client's CPU per stdio round trip, the same ratio without the pipe's noise:`,
         '',
         table(jsRows),
         '',
       ].join('\n'),
     );
   } finally {
-    for (const contender of contenders) await contender.close();
+    for (const subject of contenders) await subject.close();
   }
 }
 

@@ -1,5 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import { settleWithin } from '@agcore/tools-core';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpStdioTransportConfig } from './transport-config.js';
 
 /** How the server process ended. */
@@ -11,15 +14,20 @@ export interface ProcessExit {
 /**
  * The SDK's `StdioClientTransport`, with the child process exposed after `start()` so that the
  * client can report its exit code and signal, notice a death at once, and stop it faster than
- * the SDK's own 4 s sequence. The SDK keeps the child in a private field (`_process`, 1.32);
- * `child` is `undefined` if a later SDK renames it, and then only the exit details are lost.
+ * the SDK's own 4 s sequence.
+ *
+ * SDK internals (checked against @modelcontextprotocol/sdk 1.32.2, pinned exactly): the SDK
+ * keeps the child in the private field `_process`. If a later SDK renames it, `child` stays
+ * `undefined` and only exit details and the faster close are lost; `sdk-internals.test.ts`
+ * fails then.
  */
 export class ObservedStdioTransport extends StdioClientTransport {
   /** The running child, once started. */
   child: ChildProcess | undefined;
   /** Set when the child has exited. */
   exit: ProcessExit | undefined;
-  private exitListener: ((exit: ProcessExit) => void) | undefined;
+  /** Sends waiting for the server's stdin to drain. */
+  private drainWaiters: (() => void)[] = [];
 
   constructor(config: McpStdioTransportConfig, maxMessageBytes: number) {
     super({
@@ -32,11 +40,6 @@ export class ObservedStdioTransport extends StdioClientTransport {
     });
   }
 
-  /** Called once when the child exits (before its pipes close). */
-  onExit(listener: (exit: ProcessExit) => void): void {
-    this.exitListener = listener;
-  }
-
   override async start(): Promise<void> {
     await super.start();
     const child = (this as unknown as { _process?: unknown })._process;
@@ -44,7 +47,6 @@ export class ObservedStdioTransport extends StdioClientTransport {
     this.child = child;
     child.once('exit', (code, signal) => {
       this.exit = { code, signal };
-      this.exitListener?.(this.exit);
       // A grandchild holding stdout open would keep 'close' (and so the SDK's onclose) from
       // firing: once the pipes are quiet, destroy our ends so pending calls fail now. The check
       // runs in setImmediate, after the event loop has read what is waiting in the pipes (a
@@ -71,6 +73,33 @@ export class ObservedStdioTransport extends StdioClientTransport {
         setTimeout(() => setImmediate(destroyWhenQuiet).unref(), ms).unref();
       };
       checkAfter(300);
+    });
+  }
+
+  /**
+   * Writes a message to the server's stdin. SDK 1.32.2's `send()` adds a 'drain' listener per
+   * write that finds the pipe full, so 1 000 concurrent calls print a
+   * MaxListenersExceededWarning; here one listener serves every waiting write. It reads the
+   * SDK's private `_process`, as `start()` does (the write ends once the SDK dropped it).
+   */
+  override send(message: JSONRPCMessage): Promise<void> {
+    const stdin = (this as unknown as { _process?: ChildProcess })._process?.stdin;
+    if (stdin === undefined || stdin === null) return Promise.reject(new Error('Not connected'));
+    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    return new Promise((resolve) => {
+      // A destroyed pipe neither drains nor closes again: the call fails when the loss is seen.
+      if (stdin.destroyed) return resolve();
+      if (this.drainWaiters.push(resolve) > 1) return;
+      const release = (): void => {
+        stdin.off('drain', release);
+        stdin.off('close', release);
+        const waiters = this.drainWaiters;
+        this.drainWaiters = [];
+        for (const waiter of waiters) waiter();
+      };
+      stdin.on('drain', release);
+      // A pipe that closes never drains: let the waiting sends go (the calls fail on close).
+      stdin.on('close', release);
     });
   }
 
@@ -125,7 +154,7 @@ export class ObservedStdioTransport extends StdioClientTransport {
             // Already gone.
           }
         }
-        if (await settlesWithin(exited, graceMs)) break;
+        if (await settleWithin(exited, graceMs)) break;
       }
     }
     try {
@@ -143,16 +172,4 @@ function isChildProcess(value: unknown): value is ChildProcess {
     typeof (value as ChildProcess).once === 'function' &&
     typeof (value as ChildProcess).kill === 'function'
   );
-}
-
-async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { McpClient, McpToolInfo } from './index.js';
-import {
-  createMcpTools,
-  exposedToolName,
-  permissionsFromAnnotations,
-  sanitizeToolName,
-} from './index.js';
+import type { McpToolInfo } from './index.js';
+import { createMcpTools, type ToolHost } from './mcp-tools.js';
+import { exposedToolName, sanitizeToolName } from './tool-names.js';
+import { permissionsFromAnnotations } from './tool-permissions.js';
 
 describe('tool names', () => {
   it('sanitises to [a-zA-Z0-9_-] and keeps short names', () => {
@@ -25,7 +22,7 @@ describe('tool names', () => {
   });
 
   it('detects collisions after sanitising and keeps the MCP name', () => {
-    const client = { serverName: 'srv' } as McpClient;
+    const client = { serverName: 'srv' } as ToolHost;
     const info = (name: string): McpToolInfo => ({ name, inputSchema: { type: 'object' } });
     const tools = createMcpTools(client, [info('a.b'), info('c d')], { prefix: true });
     expect(tools.map((tool) => [tool.name, tool.mcpName])).toEqual([
@@ -60,7 +57,7 @@ describe('permissions from annotations', () => {
   });
 
   it('lets overrides replace the derived permissions, per tool or for the whole server', () => {
-    const client = { serverName: 'srv' } as McpClient;
+    const client = { serverName: 'srv' } as ToolHost;
     const infos: McpToolInfo[] = [
       {
         name: 'read',

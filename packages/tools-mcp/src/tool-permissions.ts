@@ -1,6 +1,10 @@
-import type { Permission } from '@agcore/tools-core';
+import { isPermission, type Permission } from '@agcore/tools-core';
 
-/** The behaviour hints an MCP server gives for a tool (all optional, all untrusted). */
+/**
+ * The behaviour hints an MCP server gives for a tool (all optional). The MCP specification
+ * calls them untrusted: they decide permissions only for a server the application trusts
+ * (`trustAnnotations`).
+ */
 export interface McpToolAnnotations {
   /** A human-readable title. */
   readonly title?: string;
@@ -51,13 +55,15 @@ export function permissionsFromAnnotations(
 }
 
 /**
- * The permissions of one MCP tool: the override for it when there is one, else the derived
- * ones. Never throws.
+ * The permissions of one MCP tool: the override for it when there is one, else those derived
+ * from its annotations when the server is trusted (`trustAnnotations`), else the most an MCP
+ * tool can need: `write`, `delete`, `network`. Never throws.
  */
 export function resolvePermissions(
   mcpName: string,
   annotations: McpToolAnnotations | undefined,
   overrides: McpPermissionOverrides | undefined,
+  trustAnnotations = true,
 ): Permission[] {
   if (overrides !== undefined) {
     if (isPermissionList(overrides)) return [...overrides];
@@ -66,7 +72,37 @@ export function resolvePermissions(
       if (listed !== undefined) return [...listed];
     }
   }
-  return permissionsFromAnnotations(annotations);
+  return permissionsFromAnnotations(trustAnnotations ? annotations : undefined);
+}
+
+/**
+ * What is wrong with a permission list from the application (an override), as the end of a
+ * sentence ("is empty", "includes 'READ', which is not a permission: ..."), or `undefined`
+ * when it is a non-empty list of permissions (tools-core's `isPermission`). Never throws.
+ */
+export function permissionListProblem(list: unknown): string | undefined {
+  if (!Array.isArray(list)) return `is ${shown(list)}, not a list of permissions`;
+  if (list.length === 0) {
+    return 'is empty: give at least one permission (such as "read"), since a tool that requires nothing would pass any checker that allows unspecified tools';
+  }
+  // Index by index: holes of a sparse array count as `undefined`.
+  for (let index = 0; index < list.length; index++) {
+    const item: unknown = list[index];
+    if (!isPermission(item)) {
+      return `includes ${shown(item)}, which is not a permission: use "read", "write", "delete", "network", "shell", "filesystem" or "custom:<name>" (lower case)`;
+    }
+  }
+  return undefined;
+}
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value.slice(0, 100)}'`;
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(value)?.slice(0, 100) ?? String(value);
+  } catch {
+    return typeof value;
+  }
 }
 
 function isPermissionList(overrides: McpPermissionOverrides): overrides is readonly Permission[] {

@@ -1,3 +1,11 @@
+import {
+  createRedactor,
+  type Redactor,
+  redactUrl,
+  secretsOfHeaders,
+  secretsOfUrl,
+} from '@agcore/tools-core';
+
 /** Starts a local MCP server as a child process and talks to it over stdin/stdout. Node only. */
 export interface McpStdioTransportConfig {
   readonly type: 'stdio';
@@ -44,23 +52,23 @@ export type McpTransportConfig =
   | McpHttpTransportConfig
   | McpSseTransportConfig;
 
-/**
- * A URL as safe to print: no user name, password, query or fragment (they may hold tokens).
- * Never throws.
- */
-export function redactUrl(url: string | URL): string {
-  try {
-    const parsed = new URL(String(url));
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '(invalid URL)';
-  }
-}
-
 /** Describes a transport for messages: the command for stdio, the redacted URL for HTTP. */
 export function describeTransport(transport: McpTransportConfig): string {
   if (transport.type === 'stdio') {
     return [transport.command, ...(transport.args ?? [])].join(' ');
   }
   return redactUrl(transport.url);
+}
+
+/**
+ * What must never appear in an error or a report about this transport: for HTTP, every header
+ * value (with and without its `Bearer ` scheme) and the URL's credentials and query values.
+ * A stdio server gets nothing it could echo that the caller did not already see.
+ */
+export function transportRedactor(transport: McpTransportConfig): Redactor {
+  if (transport.type === 'stdio') return createRedactor([]);
+  return createRedactor([
+    ...secretsOfHeaders(transport.headers, true),
+    ...secretsOfUrl(transport.url),
+  ]);
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToolTypes, McpClient, type McpToolInfo } from './index.js';
-import { everythingStdio, serverEntries } from './test-support/servers.js';
+import { everythingStdio, hostileServer, serverEntries } from './test-support/servers.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -118,6 +118,25 @@ describe('generateToolTypes', () => {
     const code = await readFile(out, 'utf8');
     expect(code).toContain('export interface EverythingGetSumArgs');
     expect(code).toContain('export function everythingTools(client: McpClient)');
+  });
+
+  it('reads its options with node:util parseArgs (--out=<file>), and refuses unknown ones with code 2', async () => {
+    await mkdir(workDir, { recursive: true });
+    const out = join(workDir, 'equals.generated.ts');
+    const server = hostileServer('clock');
+    const output = await runCli([
+      'typegen',
+      '--name=clock',
+      `--out=${out}`,
+      '--',
+      server.command,
+      ...(server.args ?? []),
+    ]);
+    expect(output.code, output.stderr).toBe(0);
+    expect(await readFile(out, 'utf8')).toContain('export interface ClockSleepArgs');
+    const unknown = await runCli(['typegen', '--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/'--bogus'[\s\S]*Usage:/);
   });
 
   it('explains its usage and fails with code 2 on a wrong command line', async () => {

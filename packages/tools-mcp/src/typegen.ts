@@ -1,5 +1,5 @@
 import type { compile as Compile } from 'json-schema-to-typescript';
-import type { McpToolInfo } from './mcp-client.js';
+import type { McpToolInfo } from './types.js';
 
 /** The tools of one server, to generate types for. */
 export interface TypegenServer {
@@ -20,8 +20,10 @@ export interface TypegenOptions {
  * `json-schema-to-typescript` from its `inputSchema`), a map from tool names to them, and a
  * typed wrapper per server: `everythingTools(client).callTool<'get-sum'>('get-sum', { a, b })`.
  *
- * @throws {Error} when `json-schema-to-typescript` cannot compile a schema (the message names
- *   the server and tool).
+ * `json-schema-to-typescript` is an optional peer dependency, loaded on the first call.
+ *
+ * @throws {Error} when `json-schema-to-typescript` is not installed (the message says how to
+ *   install it), or cannot compile a schema (the message names the server and tool).
  */
 export async function generateToolTypes(
   servers: readonly TypegenServer[],
@@ -33,60 +35,92 @@ export async function generateToolTypes(
     `import type { McpCallOptions, McpClient, McpToolResult } from '${importFrom}';`,
     '',
   ];
-  // Loaded on first use: it brings prettier and lodash, 100 ms of start-up a client never needs.
-  const compile: typeof Compile = (await import('json-schema-to-typescript')).compile;
+  const compile = await loadCompiler();
   const used = new Set<string>();
-  for (const server of servers) {
-    const prefix = uniqueName(pascalCase(server.serverName) || 'Server', used);
-    const entries: string[] = [];
-    for (const tool of server.tools) {
-      const typeName = uniqueName(`${prefix}${pascalCase(tool.name) || 'Tool'}Args`, used);
-      const schema: Record<string, unknown> = { ...tool.inputSchema, title: typeName };
-      delete schema.$schema;
-      let code: string;
-      try {
-        code = await compile(schema as Parameters<typeof Compile>[0], typeName, {
-          bannerComment: '',
-          format: false,
-          additionalProperties: false,
-          declareExternallyReferenced: true,
-          strictIndexSignatures: true,
-        });
-      } catch (error) {
-        throw new Error(
-          `agcore-mcp typegen: the inputSchema of tool '${tool.name}' on server '${server.serverName}' cannot be turned into TypeScript: ${(error as Error).message}`,
-        );
-      }
-      const doc =
-        tool.description === undefined
-          ? ''
-          : `/** Arguments of '${tool.name}': ${oneLine(tool.description)} */\n`;
-      parts.push(`${doc}${code.trim()}`, '');
-      entries.push(`  ${JSON.stringify(tool.name)}: ${typeName};`);
+  for (const server of servers) parts.push(...(await serverTypes(server, compile, used)));
+  return parts.join('\n');
+}
+
+/** The argument interfaces, the name map and the typed wrapper of one server's tools. */
+async function serverTypes(
+  server: TypegenServer,
+  compile: typeof Compile,
+  used: Set<string>,
+): Promise<string[]> {
+  const parts: string[] = [];
+  const prefix = uniqueName(pascalCase(server.serverName) || 'Server', used);
+  const entries: string[] = [];
+  for (const tool of server.tools) {
+    const typeName = uniqueName(`${prefix}${pascalCase(tool.name) || 'Tool'}Args`, used);
+    const schema: Record<string, unknown> = { ...tool.inputSchema, title: typeName };
+    delete schema.$schema;
+    let code: string;
+    try {
+      code = await compile(schema as Parameters<typeof Compile>[0], typeName, {
+        bannerComment: '',
+        format: false,
+        additionalProperties: false,
+        declareExternallyReferenced: true,
+        strictIndexSignatures: true,
+      });
+    } catch (error) {
+      throw new Error(
+        `agcore-mcp typegen: the inputSchema of tool '${tool.name}' on server '${server.serverName}' cannot be turned into TypeScript: ${(error as Error).message}`,
+      );
     }
-    const mapName = `${prefix}ToolArgs`;
-    const wrapper = `${prefix.charAt(0).toLowerCase()}${prefix.slice(1)}Tools`;
-    parts.push(
-      `/** The tools of MCP server '${server.serverName}' and their arguments. */`,
-      `export interface ${mapName} {`,
-      ...entries,
-      '}',
-      '',
-      `/** A tool name of MCP server '${server.serverName}'. */`,
-      `export type ${prefix}ToolName = keyof ${mapName};`,
-      '',
-      `/** Typed calls to the tools of MCP server '${server.serverName}'. */`,
-      `export function ${wrapper}(client: McpClient) {`,
-      '  return {',
-      `    callTool<N extends ${prefix}ToolName>(name: N, args: ${mapName}[N], options?: McpCallOptions): Promise<McpToolResult> {`,
-      `      return client.callTool(name, args as unknown as Parameters<McpClient['callTool']>[1], options);`,
-      '    },',
-      '  };',
-      '}',
-      '',
+    const doc =
+      tool.description === undefined
+        ? ''
+        : `/** Arguments of '${tool.name}': ${oneLine(tool.description)} */\n`;
+    parts.push(`${doc}${code.trim()}`, '');
+    entries.push(`  ${JSON.stringify(tool.name)}: ${typeName};`);
+  }
+  const mapName = `${prefix}ToolArgs`;
+  const wrapper = `${prefix.charAt(0).toLowerCase()}${prefix.slice(1)}Tools`;
+  parts.push(
+    `/** The tools of MCP server '${server.serverName}' and their arguments. */`,
+    `export interface ${mapName} {`,
+    ...entries,
+    '}',
+    '',
+    `/** A tool name of MCP server '${server.serverName}'. */`,
+    `export type ${prefix}ToolName = keyof ${mapName};`,
+    '',
+    `/** Typed calls to the tools of MCP server '${server.serverName}'. */`,
+    `export function ${wrapper}(client: McpClient) {`,
+    '  return {',
+    `    callTool<N extends ${prefix}ToolName>(name: N, args: ${mapName}[N], options?: McpCallOptions): Promise<McpToolResult> {`,
+    `      return client.callTool(name, args as unknown as Parameters<McpClient['callTool']>[1], options);`,
+    '    },',
+    '  };',
+    '}',
+    '',
+  );
+  return parts;
+}
+
+/**
+ * json-schema-to-typescript, loaded on first use: an optional peer dependency (it brings
+ * prettier and lodash, which an application that only uses the client should not install).
+ */
+async function loadCompiler(): Promise<typeof Compile> {
+  try {
+    return (await import('json-schema-to-typescript')).compile;
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    throw new Error(
+      'typegen (generateToolTypes) needs json-schema-to-typescript, an optional peer dependency of @agcore/tools-mcp that is not installed. Install it next to @agcore/tools-mcp (npm install --save-dev json-schema-to-typescript@16, or pnpm add -D json-schema-to-typescript@16) and run typegen again.',
+      { cause: error },
     );
   }
-  return parts.join('\n');
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    String((error as Error).message).includes('json-schema-to-typescript')
+  );
 }
 
 function pascalCase(name: string): string {

@@ -1,7 +1,11 @@
 // The client executable for @modelcontextprotocol/conformance: the server URL is the last
-// argument, the scenario is in MCP_CONFORMANCE_SCENARIO. Plain JavaScript on the built package,
-// so that the suite's many parallel clients start fast (sse-retry measures reconnect timing).
-import { McpClient } from '../../dist/index.js';
+// argument, the scenario is in MCP_CONFORMANCE_SCENARIO. Plain JavaScript on the bundled package
+// (AGCORE_MCP_ENTRY, set by conformance.test.ts), so that the suite's many parallel clients
+// start fast (sse-retry measures reconnect timing).
+const entry = process.env.AGCORE_MCP_ENTRY;
+if (entry === undefined)
+  throw new Error('AGCORE_MCP_ENTRY must be the URL of the bundled package.');
+const { McpClient } = await import(entry);
 
 const url = process.argv[process.argv.length - 1] ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';

@@ -29,6 +29,21 @@ export function loggedFaultServer(mode: string, logFile: string): McpStdioTransp
   return { ...faultServer('fault-server.mjs', mode), env: { FAULT_LOG: logFile } };
 }
 
+/** The hand-written hostile server in `mode` (see hostile-server.mjs), logging to `logFile` when given. */
+export function hostileServer(
+  mode: string,
+  options: { readonly logFile?: string; readonly env?: Readonly<Record<string, string>> } = {},
+): McpStdioTransportConfig {
+  const env = {
+    ...options.env,
+    ...(options.logFile === undefined ? {} : { FAULT_LOG: options.logFile }),
+  };
+  return {
+    ...faultServer('hostile-server.mjs', mode),
+    ...(Object.keys(env).length === 0 ? {} : { env }),
+  };
+}
+
 /** The lines of a fault server's log so far ([] before it wrote any). */
 export async function logLines(logFile: string): Promise<string[]> {
   try {

@@ -1,0 +1,111 @@
+import type { JsonObject, JsonValue } from '@agcore/tools-core';
+import type { CallPlan } from './call-plan.js';
+import { type McpToolResult, toToolResult } from './call-result.js';
+import type { McpConnection } from './connection.js';
+import type { ErrorScope } from './error-mapping.js';
+import { type McpErrorCode, McpToolError } from './mcp-tool-error.js';
+import { traceMeta } from './tracing.js';
+
+type RawResult = Parameters<typeof toToolResult>[0];
+
+/**
+ * Sends one `tools/call` as `plan` says and maps the outcome: the result, or an
+ * `McpToolError` (as `McpClient.callTool` documents), secrets removed from a server's error
+ * text. One `then` on the SDK's promise, no async wrapper: this is every call's path.
+ */
+export function runCall(
+  connection: McpConnection,
+  name: string,
+  args: JsonObject,
+  plan: CallPlan,
+  scope: ErrorScope,
+): Promise<McpToolResult> {
+  return send(connection, name, args, plan).then(
+    (raw) => {
+      finish(connection, plan);
+      return resultOf(raw, name, scope);
+    },
+    (error: unknown) => {
+      finish(connection, plan);
+      throw failureOf(connection, name, plan, error);
+    },
+  );
+}
+
+/** As `runCall`, resolving the result's `value` (what a `BaseTool` returns). */
+export function runCallForValue(
+  connection: McpConnection,
+  name: string,
+  args: JsonObject,
+  plan: CallPlan,
+  scope: ErrorScope,
+): Promise<JsonValue> {
+  return send(connection, name, args, plan).then(
+    (raw) => {
+      finish(connection, plan);
+      return resultOf(raw, name, scope).value;
+    },
+    (error: unknown) => {
+      finish(connection, plan);
+      throw failureOf(connection, name, plan, error);
+    },
+  );
+}
+
+function send(
+  connection: McpConnection,
+  name: string,
+  args: JsonObject,
+  plan: CallPlan,
+): Promise<RawResult> {
+  if (plan.listensToProgress) connection.progressCalls++;
+  try {
+    // The active span's context rides in `_meta`, so the server's spans join the trace.
+    const meta = traceMeta();
+    return connection.sdk.callTool(
+      meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: meta },
+      undefined,
+      plan.request,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function finish(connection: McpConnection, plan: CallPlan): void {
+  plan.abort?.release();
+  if (plan.listensToProgress) connection.progressCalls--;
+}
+
+function failureOf(
+  connection: McpConnection,
+  name: string,
+  plan: CallPlan,
+  error: unknown,
+): McpToolError {
+  const abort = plan.abort;
+  return connection.failure(error, {
+    kind: 'call',
+    toolName: name,
+    timeoutMs: plan.timeoutMs,
+    maxTotalTimeoutMs: plan.maxTotalTimeoutMs,
+    aborted: abort?.aborted === true,
+    abortReason: abort?.reason,
+  });
+}
+
+function resultOf(raw: RawResult, name: string, scope: ErrorScope): McpToolResult {
+  if (raw.isError !== true || scope.transport.type === 'stdio') {
+    return toToolResult(raw, scope.serverName, name);
+  }
+  try {
+    return toToolResult(raw, scope.serverName, name);
+  } catch (error) {
+    // A server's error text goes to the model: never with the caller's header values in it.
+    const failed = error as McpToolError;
+    throw new McpToolError(failed.code as McpErrorCode, scope.redact(failed.message), {
+      serverName: scope.serverName,
+      toolName: name,
+    });
+  }
+}

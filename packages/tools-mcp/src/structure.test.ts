@@ -1,0 +1,61 @@
+// Smaller rooms: the public entry shows what the README shows, files stay small, and imports
+// inside the package go one way.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import * as entry from './index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const sources = readdirSync(here).filter(
+  (name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.bench.ts'),
+);
+
+describe('the public entry', () => {
+  it('exports what the README documents and no internal helper', () => {
+    expect(Object.keys(entry).sort()).toEqual([
+      'McpClient',
+      'McpServers',
+      'McpToolError',
+      'Permission',
+      'ToolError',
+      'createToolContext',
+      'generateToolTypes',
+      'parseMcpServersConfig',
+    ]);
+  });
+});
+
+describe('the source files', () => {
+  it('stay under ~400 lines each', () => {
+    for (const name of sources) {
+      const lines = readFileSync(join(here, name), 'utf8').split('\n').length;
+      expect(lines, name).toBeLessThanOrEqual(400);
+    }
+  });
+
+  it('import each other one way (no cycle)', () => {
+    const edges = new Map<string, string[]>();
+    for (const name of sources) {
+      const text = readFileSync(join(here, name), 'utf8');
+      const targets = [...text.matchAll(/from '\.\/([^']+)\.js'/g)].map(
+        (match) => `${match[1]}.ts`,
+      );
+      edges.set(name, targets);
+    }
+    const state = new Map<string, 'visiting' | 'done'>();
+    const path: string[] = [];
+    const visit = (name: string): void => {
+      if (state.get(name) === 'done') return;
+      if (state.get(name) === 'visiting') {
+        throw new Error(`import cycle: ${[...path.slice(path.indexOf(name)), name].join(' -> ')}`);
+      }
+      state.set(name, 'visiting');
+      path.push(name);
+      for (const target of edges.get(name) ?? []) visit(target);
+      path.pop();
+      state.set(name, 'done');
+    };
+    for (const name of sources) visit(name);
+  });
+});

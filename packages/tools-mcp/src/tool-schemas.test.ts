@@ -1,0 +1,65 @@
+// Schemas from a server are untrusted: a hostile one is refused or checked in linear time, and
+// no schema breaks another tool, another client, or the same client after a reconnect.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { McpClient, type McpWarning } from './index.js';
+import { failure, hostileServer } from './test-support/servers.js';
+
+function schemasServer(...names: string[]) {
+  return hostileServer('schemas', { env: { FAULT_SCHEMAS: names.join(',') } });
+}
+
+describe('hostile schemas from a server', () => {
+  it('refuses $ref blow-ups and 100 000-level nesting, checks ^(a+)+$ in linear time, and never blocks the event loop', async () => {
+    const warnings: McpWarning[] = [];
+    const client = new McpClient('hostile', schemasServer('plain', 'redos', 'ref-bomb', 'deep'), {
+      onWarning: (warning) => warnings.push(warning),
+    });
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    try {
+      await client.connect();
+      loop.enable();
+      const tools = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['plain', 'redos']);
+      expect(warnings.map((warning) => warning.toolName)).toEqual(['ref-bomb', 'deep']);
+      expect(warnings[0]?.message).toMatch(/'hostile'.*'ref-bomb'.*inputSchema was refused/);
+      expect(warnings[1]?.message).toMatch(/'hostile'.*'deep'.*inputSchema was refused/);
+      expect((await client.tools()).map((tool) => tool.name)).toEqual(['plain', 'redos']);
+      // structuredContent 'aaaa…b' (41 characters) against ^(a+)+$: 2^40 steps for a
+      // backtracking engine, a few hundred here.
+      const error = await failure(client.callTool('redos'));
+      expect(error.code).toBe('execution_failed');
+      expect(error.message).toMatch(/'redos'.*outputSchema.*pattern/);
+      loop.disable();
+      // Generous: the budget is ~50 ms per schema; a backtracking engine would take minutes.
+      expect(loop.max / 1e6).toBeLessThan(1_000);
+      expect(client.isConnected).toBe(true);
+    } finally {
+      loop.disable();
+      await client.close();
+    }
+  });
+});
+
+describe('$id in output schemas', () => {
+  it('keeps two tools with one $id apart, in two clients, after refreshTools() and after a reconnect', async () => {
+    const first = new McpClient('first', schemasServer('id-a', 'id-b'));
+    const second = new McpClient('second', schemasServer('id-a', 'id-b'));
+    try {
+      await Promise.all([first.connect(), second.connect()]);
+      for (const client of [first, second]) {
+        await client.listTools();
+        expect((await client.callTool('id-a')).structuredContent).toEqual({ n: 1 });
+        expect((await client.callTool('id-b')).structuredContent).toEqual({ s: 'b' });
+      }
+      await first.refreshTools();
+      expect((await first.callTool('id-b')).structuredContent).toEqual({ s: 'b' });
+      await second.reconnect();
+      await second.listTools();
+      expect((await second.callTool('id-a')).structuredContent).toEqual({ n: 1 });
+      expect((await second.callTool('id-b')).structuredContent).toEqual({ s: 'b' });
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
