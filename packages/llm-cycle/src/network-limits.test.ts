@@ -136,13 +136,14 @@ describe('idleTimeoutMs: time without a byte', () => {
   });
 
   it('a slow but steady stream is not cut by the idle limit (it is no total limit)', async () => {
-    // 16 writes 100 ms apart outlast the idle limit almost four times; none is late by itself.
-    const writes = textStream(Array.from({ length: 12 }, (_, index) => `w${index} `));
+    // 28 writes 100 ms apart outlast the idle limit almost three times; none is late by itself,
+    // even on a loaded machine (a pause may stretch to 10x before the limit is met).
+    const writes = textStream(Array.from({ length: 24 }, (_, index) => `w${index} `));
     server.reply({ kind: 'sse', writes, pause: 100 });
-    const chunks = await collect(provider({ idleTimeoutMs: 400 }).chatStream(request));
+    const chunks = await collect(provider({ idleTimeoutMs: 1_000 }).chatStream(request));
     const final = chunks.at(-1);
     expect(final?.type === 'response' && final.response.message.content).toBe(
-      Array.from({ length: 12 }, (_, index) => `w${index} `).join(''),
+      Array.from({ length: 24 }, (_, index) => `w${index} `).join(''),
     );
   });
 
