@@ -1,7 +1,7 @@
 import { type AnyTool, type ToolDefinition, ToolError } from '@agcore/tools-core';
 import { createSchemaCompiler, type SchemaCompiler } from '@agcore/tools-core/schema';
 import type { PermissionChecker } from '@agcore/tools-permission';
-import { invokeTool, type RegistryView, unreadableCall } from './invocation.js';
+import { checkCall, invokeTool, type RegistryView, unreadableCall } from './invocation.js';
 import { invokeBatch } from './invoke-all.js';
 import type {
   InvokeAllOptions,
@@ -220,6 +220,17 @@ export class ToolRegistry {
     } catch (error) {
       return Promise.resolve(unreadableCall(name, args, error));
     }
+  }
+
+  /**
+   * The checks `invoke` makes before it runs a tool, without running it: the name is
+   * registered, the permission policy allows the tool, the arguments match its schema (when
+   * `validateArguments` is on). Returns the `ToolError` `invoke` would report (`not_found`,
+   * `permission_denied`, `invalid_arguments`), or `undefined` when the call would run. The LLM
+   * loop asks it before asking a person to approve a call. Never throws.
+   */
+  checkCall(name: string, args: unknown): ToolError | undefined {
+    return checkCall(this.view, name, args);
   }
 
   /**
