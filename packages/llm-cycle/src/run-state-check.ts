@@ -33,7 +33,7 @@ export function checkRunState(given: unknown, secret: string | Uint8Array | unde
     );
     if (state.version !== 1) {
       throw new Refusal(
-        `its version is ${describeThrown(state.version)}; this @agcore/llm-cycle reads version 1`,
+        `its version is ${JSON.stringify(state.version) ?? describeThrown(state.version)}; this @agcore/llm-cycle reads version 1`,
       );
     }
     nonEmptyString(state.sessionId, 'sessionId');
