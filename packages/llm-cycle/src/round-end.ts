@@ -28,14 +28,23 @@ export function endRound(
 ): RoundEnd {
   const { turn, loopStop } = round;
   const fatal = turn.firstFatal(options.returnUnknownTool);
-  if (!aborted && fatal === undefined && loopStop === undefined && turn.pending().length > 0) {
-    return { pause: true };
+  const waiting = turn.pending().length;
+  if (!aborted && fatal === undefined && loopStop === undefined && waiting > 0) {
+    // Only a turn whose every call has its verdict or waits can be kept aside whole.
+    if (
+      turn.results.filter((result) => result !== undefined).length + waiting ===
+      turn.calls.length
+    ) {
+      return { pause: true };
+    }
   }
   const ending = aborted
     ? 'the run was cancelled'
     : fatal !== undefined
       ? `the run ended when tool '${fatal.toolName}' failed`
-      : `the run ended: the model kept calling '${loopStop}'`;
+      : loopStop !== undefined
+        ? `the run ended: the model kept calling '${loopStop}'`
+        : 'the run ended';
   closeTurn(turn, ending, options.maxToolResultBytes);
   if (aborted) return { pause: false, cancelled: true };
   if (fatal !== undefined) {
