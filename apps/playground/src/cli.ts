@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import type { Permission } from '@agcore/tools-core';
 import { Command, CommanderError, Option } from 'commander';
 import { callCommand } from './call-command.js';
 import { chatCommand } from './chat-command.js';
@@ -7,7 +8,8 @@ import { defaultFlowName, findFlow, flows } from './flows.js';
 import { resolveModelSettings } from './model-settings.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
 import { buildPolicy, parsePermissionList } from './policy.js';
-import { runFlow } from './run-flow.js';
+import { readRunFile } from './run-file.js';
+import { defaultStateFile, type RunSettings, runFlow } from './run-flow.js';
 import { processTerminal, type Terminal } from './terminal.js';
 import { toolsCommand } from './tools-command.js';
 
@@ -24,10 +26,16 @@ interface CommonOptions {
   readonly deny?: string[];
 }
 
-interface FlowOptions extends CommonOptions {
+interface DecisionOptions extends CommonOptions {
+  readonly approve?: string;
+  readonly answer?: string;
+  readonly history?: boolean;
+}
+
+interface FlowOptions extends DecisionOptions {
   readonly flow: string;
   readonly list?: boolean;
-  readonly history?: boolean;
+  readonly stateFile?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [
@@ -68,10 +76,44 @@ function withCommonOptions(command: Command): Command {
     .option('--deny <permissions>', 'deny permissions (comma-separated, repeatable)', collect);
 }
 
+/** Adds the options of runs that may pause for a person (flows, `resume`). */
+function withDecisionOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option(
+        '--approve <decision>',
+        'when a call waits for approval and no terminal can ask: yes or no',
+      ).choices(['yes', 'no']),
+    )
+    .option('--answer <text>', 'when a tool asks a question and no terminal can ask: the answer')
+    .option('--history', 'print the message history at the end of every run');
+}
+
+/** The run settings shared by a flow and `resume`. */
+function runSettings(
+  options: DecisionOptions,
+): Omit<RunSettings, 'showHistory'> & { showHistory: boolean } {
+  const { terminal, policy, model, deny } = common(options);
+  return {
+    terminal,
+    model,
+    policy,
+    deny,
+    json: options.json === true,
+    showHistory: options.history === true,
+    decisions: {
+      ...(options.approve === undefined ? {} : { approve: options.approve as 'yes' | 'no' }),
+      ...(options.answer === undefined ? {} : { answer: options.answer }),
+    },
+    ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
+  };
+}
+
 function common(options: CommonOptions): {
   terminal: Terminal;
   policy: ReturnType<typeof buildPolicy>;
   model: ReturnType<typeof resolveModelSettings>;
+  deny: Permission[];
 } {
   const terminal = processTerminal({ color: options.color });
   const allow = parsePermissionList(options.allow ?? [], '--allow');
@@ -87,11 +129,11 @@ function common(options: CommonOptions): {
     },
     {},
   );
-  return { terminal, policy: buildPolicy(allow, deny), model };
+  return { terminal, policy: buildPolicy(allow, deny), model, deny };
 }
 
 /** The commands besides running a flow, for the message about an unknown one. */
-const commandNames = ['chat', 'tools', 'call'];
+const commandNames = ['chat', 'tools', 'call', 'resume'];
 
 /** A word where a command was expected: says what exists, and `--flow` when it names a flow. */
 function unknownCommand(word: string): PlaygroundError {
@@ -146,6 +188,8 @@ Examples (at the repository root, \`pnpm playground\` runs agcore-playground):
   agcore-playground                        the default flow on the scripted model (no API key)
   agcore-playground --flow cancel          press Ctrl-C while the tool runs
   agcore-playground --flow filesystem --allow write
+  agcore-playground --flow approve --approve yes    (on a terminal it asks y/n per call)
+  agcore-playground --flow resume --state-file run.json && agcore-playground resume run.json --approve yes
   agcore-playground tools                  every tool, its source and permissions
   agcore-playground call get_weather '{"city": "Paris"}'
   agcore-playground chat                   talk to the tools (/help inside)
@@ -153,16 +197,19 @@ Examples (at the repository root, \`pnpm playground\` runs agcore-playground):
 `,
   );
 
-withModelOptions(program)
+withDecisionOptions(withModelOptions(program))
   .option('-f, --flow <name>', `the flow to run (see --list)`, defaultFlowName)
   .option('-l, --list', 'list the flows with one line each')
-  .option('--history', 'print the message history at the end of every run')
+  .option(
+    '--state-file <file>',
+    `where --flow resume writes the paused run (default ${defaultStateFile})`,
+  )
   .action(async (options: FlowOptions, command: Command) => {
     const [word] = command.args;
     if (word !== undefined) throw unknownCommand(word);
-    const { terminal, policy, model } = common(options);
+    const settings = runSettings(options);
     if (options.list === true) {
-      listFlows(terminal, options.json === true);
+      listFlows(settings.terminal, options.json === true);
       return;
     }
     const flow = findFlow(options.flow);
@@ -172,14 +219,29 @@ withModelOptions(program)
       );
     }
     exitCode = await runFlow(flow, {
-      terminal,
-      model,
-      policy,
-      json: options.json === true,
-      showHistory: options.history === true,
-      ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
+      ...settings,
+      ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
     });
   });
+
+withDecisionOptions(
+  withModelOptions(
+    program
+      .command('resume')
+      .description('go on with a paused run that --flow resume wrote to a file (another process)')
+      .argument('<file>', 'the paused run (see --flow resume --state-file FILE)'),
+  ),
+).action(async (file: string, options: DecisionOptions) => {
+  const settings = runSettings(options);
+  const saved = await readRunFile(file);
+  const flow = findFlow(saved.flow);
+  if (flow === undefined) {
+    throw new PlaygroundError(
+      `${file} is a paused run of flow '${saved.flow}', which this playground does not have.`,
+    );
+  }
+  exitCode = await runFlow(flow, { ...settings, resume: { path: file, state: saved.state } });
+});
 
 withModelOptions(
   program
