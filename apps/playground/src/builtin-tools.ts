@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { type AnyTool, defineTool, type JsonObject, ToolError } from '@agcore/tools-core';
 import { createDeleteFileTool, transferMoneyTool } from './approval-tools.js';
 import { evaluateExpression } from './expression.js';
