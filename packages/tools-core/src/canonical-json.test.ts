@@ -15,6 +15,34 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('writes a value past the recursion depth exactly as a shallow one', () => {
+    let value: unknown = { z: [1, { b: 'x', a: undefined }], a: null };
+    for (let level = 0; level < 40; level++) value = { level, child: [value], list: [level] };
+    const shallow = canonicalJson({ b: 1, a: [2] });
+    expect(shallow).toBe('{"a":[2],"b":1}');
+    const text = canonicalJson(value);
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+    expect(text.indexOf('"child"')).toBeLessThan(text.indexOf('"level"'));
+  });
+
+  it('gives a value the same text at any depth: shallow values and deep ones are written alike (property)', () => {
+    // Wrapped in 40 levels, the value is written by the iterative writer; alone, by the fast one.
+    const wrap = (value: unknown): unknown => {
+      let wrapped: unknown = value;
+      for (let level = 0; level < 40; level++)
+        wrapped = level % 2 === 0 ? [wrapped] : { k: wrapped };
+      return wrapped;
+    };
+    const prefix = '{"k":['.repeat(20);
+    const suffix = ']}'.repeat(20);
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(wrap(value))).toBe(`${prefix}${canonicalJson(value)}${suffix}`);
+      }),
+      { seed: 13, numRuns: 200 },
+    );
+  });
+
   it('does not overflow the stack on a value nested 100 000 levels deep', () => {
     const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
     expect(canonicalJson(deep)).toHaveLength(200_000);
