@@ -196,6 +196,41 @@ describe('guards across a pause', () => {
     expectWhole(restored.messages());
   });
 
+  it('counts restored from a state carry through a second pause that does not meet them', async () => {
+    const witness: Witness = { ran: [] };
+    const steps: Step[] = [
+      ...repeating(2),
+      {
+        calls: [
+          { name: 'get_weather', args: { city: 'Paris' }, id: 'call_p' },
+          { name: 'delete_file', args: { path: 'a' }, id: 'call_d' },
+        ],
+      },
+      { calls: [{ name: 'delete_file', args: { path: 'b' }, id: 'call_e' }] },
+      { calls: [{ name: 'get_weather', args: { city: 'Paris' }, id: 'call_q' }] },
+      { calls: [{ name: 'get_weather', args: { city: 'Paris' }, id: 'call_r' }] },
+    ];
+    const model = scriptedModel(steps);
+    const options = { provider: model.provider, model: 'test', stopWhen: stopAfterToolCalls(99) };
+    const first = new LlmCycle(options);
+    await submit(first, 'Go', kitRegistry(witness), false);
+    const once = JSON.parse(JSON.stringify(first.state()));
+    // The state keys the counts by SHA-256: the arguments are not copied into it again.
+    expect(once.pending.repeats).toHaveLength(2);
+    for (const [key] of once.pending.repeats) expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(once.pending.repeats)).not.toContain('Paris');
+    const second = new LlmCycle({ ...options, state: once });
+    await resume(second, { call_d: 'approve' }, kitRegistry(witness), false);
+    const twice = JSON.parse(JSON.stringify(second.state()));
+    expect(twice.pending.calls.map((call: { callId: string }) => call.callId)).toEqual(['call_e']);
+    const third = new LlmCycle({ ...options, state: twice });
+    const { error } = await resume(third, { call_e: 'approve' }, kitRegistry(witness), true);
+    expect(LlmError.isInstance(error) && error.code).toBe('loop_detected');
+    expect(witness.ran.filter((call) => call.name === 'get_weather')).toHaveLength(3);
+    expect(toolAnswers(third.messages()).call_q).toMatch(/^Error \[loop_detected\]/);
+    expectWhole(third.messages());
+  });
+
   it('helpers refuse counts that are not integers >= 1', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
       expect(() => stopAfterToolCalls(bad)).toThrow(RangeError);

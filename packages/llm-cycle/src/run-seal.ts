@@ -35,11 +35,6 @@ export function bindingHash(binding: CallBinding): string {
   return sha256(canonicalJson(binding));
 }
 
-/** The loop guard's key of a call: SHA-256 of `canonicalJson([toolName, arguments])`. */
-export function repeatKey(toolName: string, input: unknown): string {
-  return sha256(canonicalJson([toolName, input]));
-}
-
 /** HMAC-SHA-256 (hex) of the canonical JSON of `state` (which must not hold its `mac`). */
 export function stateMac(state: object, secret: string | Uint8Array): string {
   return createHmac('sha256', secret).update(canonicalJson(state), 'utf8').digest('hex');
