@@ -61,7 +61,8 @@ export interface TurnPlan {
 export function planTurn(turn: ToolTurn, context: PlanContext): TurnPlan | Promise<TurnPlan> {
   const plan: TurnPlan = { run: [], answers: new Map(), ask: [] };
   const later: number[] = [];
-  turn.calls.forEach((entry, position) => {
+  for (let position = 0; position < turn.calls.length; position++) {
+    const entry = turn.calls[position] as PreparedCall;
     const name = entry.call.function.name;
     const loop = context.guard.admit(name, entry.input);
     if (loop !== 'run') {
@@ -72,7 +73,7 @@ export function planTurn(turn: ToolTurn, context: PlanContext): TurnPlan | Promi
     } else if (context.policy === undefined && !involvesApproval(context.registry.get(name))) {
       plan.run.push(position);
     } else later.push(position);
-  });
+  }
   return later.length === 0 ? plan : decide(plan, later, turn, context);
 }
 

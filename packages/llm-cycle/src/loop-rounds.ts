@@ -2,6 +2,7 @@ import type { ToolRegistry } from '@agcore/tools-registry';
 import type { ChatResponse } from './chat-provider.js';
 import type { Conversation } from './conversation.js';
 import type { ResolvedCycleOptions } from './cycle-options.js';
+import type { EventQueue } from './event-queue.js';
 import { LlmError } from './llm-error.js';
 import { interruptionEvents } from './paused-run.js';
 import { closeTurn, endRound } from './round-end.js';
@@ -51,17 +52,20 @@ export class LoopRounds {
 
   /** The round, not streamed. */
   execute(round: Round): Promise<void> {
-    return runRound(round, this.#settings(round.registry));
+    return runRound(round, this.#settings(round.registry, undefined));
   }
 
   /** The round, streamed; a consumer that stops early cancels it and the turn is committed. */
   stream(round: Round): AsyncGenerator<readonly StreamEvent[], void, undefined> {
     const { submission } = this;
-    const stopped = new LlmError('cancelled', 'The stream consumer stopped iterating.');
     return streamRound(
       round,
-      this.#settings(round.registry),
-      () => submission.controller.abort(stopped),
+      (events) => this.#settings(round.registry, events),
+      // Made only then: an error's stack costs microseconds, every round.
+      () =>
+        submission.controller.abort(
+          new LlmError('cancelled', 'The stream consumer stopped iterating.'),
+        ),
       () => {
         const ending = 'the stream consumer stopped iterating';
         closeTurn(round.turn, ending, this.options.maxToolResultBytes);
@@ -87,7 +91,10 @@ export class LoopRounds {
     this.#commit(round.turn);
     if (end.cancelled) throw cancelledError(submission, undefined);
     if (end.error !== undefined) throw end.error;
-    const stopReason = firstStop(options.stopWhen, () => run.progress(round.response, round.turn));
+    const stopReason =
+      options.stopWhen.length === 0
+        ? undefined
+        : firstStop(options.stopWhen, run.progress(round.response, round.turn));
     if (stopReason !== undefined) {
       const response = { ...round.response, stopReason };
       return { response, events: [turnComplete('stopped', undefined)] };
@@ -102,7 +109,7 @@ export class LoopRounds {
     return undefined;
   }
 
-  #settings(registry: ToolRegistry): ToolStepSettings {
+  #settings(registry: ToolRegistry, events: EventQueue<StreamEvent> | undefined): ToolStepSettings {
     const { options, submission } = this;
     return {
       registry,
@@ -113,7 +120,7 @@ export class LoopRounds {
       maxToolResultBytes: options.maxToolResultBytes,
       returnUnknownTool: options.returnUnknownTool,
       signal: submission.controller.signal,
-      events: undefined,
+      events,
     };
   }
 

@@ -28,15 +28,20 @@ export function endRound(
 ): RoundEnd {
   const { turn, loopStop } = round;
   const fatal = turn.firstFatal(options.returnUnknownTool);
+  const answered = turn.results.filter((result) => result !== undefined).length;
+  if (answered === turn.calls.length && !aborted && fatal === undefined && loopStop === undefined) {
+    return { pause: false, cancelled: false };
+  }
   const waiting = turn.pending().length;
-  if (!aborted && fatal === undefined && loopStop === undefined && waiting > 0) {
-    // Only a turn whose every call has its verdict or waits can be kept aside whole.
-    if (
-      turn.results.filter((result) => result !== undefined).length + waiting ===
-      turn.calls.length
-    ) {
-      return { pause: true };
-    }
+  // Only a turn whose every call has its verdict or waits can be kept aside whole.
+  if (
+    !aborted &&
+    fatal === undefined &&
+    loopStop === undefined &&
+    waiting > 0 &&
+    answered + waiting === turn.calls.length
+  ) {
+    return { pause: true };
   }
   const ending = aborted
     ? 'the run was cancelled'

@@ -57,10 +57,8 @@ export function stopOnTool(name: string): StopCondition {
  */
 export function firstStop(
   conditions: readonly StopCondition[],
-  progress: () => RunProgress,
+  seen: RunProgress,
 ): string | undefined {
-  if (conditions.length === 0) return undefined;
-  const seen = progress();
   for (const condition of conditions) {
     let verdict: unknown;
     try {

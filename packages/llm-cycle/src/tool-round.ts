@@ -40,34 +40,58 @@ export function planRound(
   onFail: (turn: ToolTurn) => void,
 ): Round | Promise<Round> {
   const turn = new ToolTurn(response.message);
-  const fail = (error: unknown): never => {
-    const why = LlmError.isInstance(error) ? error.message : 'the call was cancelled';
-    turn.closeUnanswered(
-      (toolName) =>
-        new ToolError('cancelled', `Tool '${toolName}' was not run: ${why}`, { toolName }),
-      maxBytes,
-    );
-    onFail(turn);
-    throw error;
-  };
-  const round = (plan: TurnPlan): Round => ({
-    ...plan,
-    registry: context.registry,
+  let planned: TurnPlan | Promise<TurnPlan>;
+  try {
+    planned = planTurn(turn, context);
+  } catch (error) {
+    return failed(turn, error, maxBytes, onFail);
+  }
+  if (!(planned instanceof Promise)) return freshRound(planned, context.registry, turn, response);
+  return planned.then(
+    (plan) => freshRound(plan, context.registry, turn, response),
+    (error: unknown) => failed(turn, error, maxBytes, onFail),
+  );
+}
+
+function freshRound(
+  plan: TurnPlan,
+  registry: ToolRegistry,
+  turn: ToolTurn,
+  response: ChatResponse,
+): Round {
+  return {
+    registry,
     turn,
     response,
+    run: plan.run,
+    answers: plan.answers,
+    ask: plan.ask,
     fresh: true,
-  });
-  try {
-    const planned = planTurn(turn, context);
-    return planned instanceof Promise ? planned.then(round, fail) : round(planned);
-  } catch (error) {
-    return fail(error);
-  }
+    ...(plan.loopStop === undefined ? {} : { loopStop: plan.loopStop }),
+  };
+}
+
+function failed(
+  turn: ToolTurn,
+  error: unknown,
+  maxBytes: number | null,
+  onFail: (turn: ToolTurn) => void,
+): never {
+  const why = LlmError.isInstance(error) ? error.message : 'the call was cancelled';
+  turn.closeUnanswered(
+    (toolName) =>
+      new ToolError('cancelled', `Tool '${toolName}' was not run: ${why}`, { toolName }),
+    maxBytes,
+  );
+  onFail(turn);
+  throw error;
 }
 
 /** The round's calls answered or left waiting, before any runs. */
 function prepare(round: Round, settings: ToolStepSettings): void {
-  for (const [position, error] of round.answers) round.turn.answer(position, error, settings);
+  if (round.answers.size > 0) {
+    for (const [position, error] of round.answers) round.turn.answer(position, error, settings);
+  }
   for (const position of round.ask) round.turn.ask(position);
 }
 
@@ -85,21 +109,20 @@ export async function runRound(round: Round, settings: ToolStepSettings): Promis
  */
 export async function* streamRound(
   round: Round,
-  settings: Omit<ToolStepSettings, 'events'>,
+  settings: (events: EventQueue<StreamEvent>) => ToolStepSettings,
   stop: () => void,
   onStop: () => void,
 ): AsyncGenerator<readonly StreamEvent[], void, undefined> {
   const queue = new EventQueue<StreamEvent>();
-  const step: ToolStepSettings = { ...settings, events: queue };
+  const step = settings(queue);
   prepare(round, step);
   const running = round.turn.run(step, round.run, round.inputs);
   void running.then(() => queue.close());
   let drained = false;
   try {
-    const started: StreamEvent[] = round.turn.startedEvents([
-      ...round.run,
-      ...round.answers.keys(),
-    ]);
+    const started: StreamEvent[] = round.turn.startedEvents(
+      round.answers.size === 0 ? round.run : [...round.run, ...round.answers.keys()],
+    );
     if (round.fresh) started.push(turnComplete('tool_calls', round.response.usage));
     yield started;
     for (let events = await queue.take(); events !== undefined; events = await queue.take())

@@ -97,9 +97,8 @@ export class ToolTurn {
 
   /** One `tool_execution_started` event per call at `positions`, in call order. */
   startedEvents(positions: readonly number[]): ToolExecutionStartedEvent[] {
-    return [...positions]
-      .sort((a, b) => a - b)
-      .map((position) => {
+    return (isAscending(positions) ? positions : [...positions].sort((a, b) => a - b)).map(
+      (position) => {
         const { call, input } = this.calls[position] as PreparedCall;
         return {
           type: 'tool_execution_started',
@@ -107,7 +106,8 @@ export class ToolTurn {
           callId: call.id,
           input,
         };
-      });
+      },
+    );
   }
 
   /** Answers the call at `position` with `error` without running it (a denial, a refusal). */
@@ -266,4 +266,11 @@ function invoke(
           }),
     },
   });
+}
+
+function isAscending(positions: readonly number[]): boolean {
+  for (let index = 1; index < positions.length; index++) {
+    if ((positions[index] as number) < (positions[index - 1] as number)) return false;
+  }
+  return true;
 }
