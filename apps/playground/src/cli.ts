@@ -1,36 +1,26 @@
 #!/usr/bin/env node
-import type { Permission } from '@agcore/tools-core';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { callCommand } from './call-command.js';
 import { chatCommand } from './chat-command.js';
+import {
+  type CommonOptions,
+  common,
+  type DecisionOptions,
+  runSettings,
+  withCommonOptions,
+  withDecisionOptions,
+  withModelOptions,
+} from './cli-options.js';
 import { explainError } from './explain-error.js';
 import { defaultFlowName, findFlow, flows } from './flows.js';
-import { resolveModelSettings } from './model-settings.js';
+import { readMcpConfig } from './mcp-config.js';
+import type { ModelSettings } from './model-settings.js';
+import { type Observability, startObservability } from './observability.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
-import { buildPolicy, parsePermissionList } from './policy.js';
 import { readRunFile } from './run-file.js';
-import { defaultStateFile, type RunSettings, runFlow } from './run-flow.js';
-import { processTerminal, type Terminal } from './terminal.js';
+import { defaultStateFile, runFlow } from './run-flow.js';
+import type { Terminal } from './terminal.js';
 import { toolsCommand } from './tools-command.js';
-
-interface CommonOptions {
-  readonly color: boolean;
-  readonly json?: boolean;
-  readonly baseUrl?: string;
-  readonly apiKey?: string;
-  readonly model?: string;
-  readonly idleTimeout?: string;
-  readonly scripted?: boolean;
-  readonly mcpConfig?: string;
-  readonly allow?: string[];
-  readonly deny?: string[];
-}
-
-interface DecisionOptions extends CommonOptions {
-  readonly approve?: string;
-  readonly answer?: string;
-  readonly history?: boolean;
-}
 
 interface FlowOptions extends DecisionOptions {
   readonly flow: string;
@@ -38,98 +28,26 @@ interface FlowOptions extends DecisionOptions {
   readonly stateFile?: string;
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  value,
-];
+/** What `--trace`, `--otlp` and `--audit` started, finished when the command ends. */
+let observing: { observability: Observability; terminal: Terminal; json: boolean } | undefined;
 
-/** Adds the options of the commands that talk to a model (a flow, chat). */
-function withModelOptions(command: Command): Command {
-  return withCommonOptions(
-    command
-      .addOption(
-        new Option('--base-url <url>', 'OpenAI-compatible API root').env('OPENAI_BASE_URL'),
-      )
-      .addOption(new Option('--api-key <key>', 'API key for --base-url').env('OPENAI_API_KEY'))
-      .addOption(new Option('--model <name>', 'model name at --base-url').env('AGCORE_MODEL'))
-      .addOption(
-        new Option(
-          '--idle-timeout <ms>',
-          'give up when --base-url sends nothing for this long (default 60000)',
-        ).env('AGCORE_IDLE_TIMEOUT_MS'),
-      )
-      .option('--scripted', 'use the scripted model even when the environment names a real one'),
-  );
-}
-
-/** Adds the options every command shares (`tools` and `call` use no model). */
-function withCommonOptions(command: Command): Command {
-  return command
-    .option('--json', 'print one JSON object per line (for scripts)')
-    .option('--no-color', 'plain text (also: NO_COLOR=1, or any pipe)')
-    .option('--mcp-config <file>', 'more MCP servers, from a mcp.json ({"mcpServers": {...}})')
-    .option(
-      '--allow <permissions>',
-      'allow permissions (comma-separated, repeatable): read, write, delete, network, shell, filesystem',
-      collect,
-    )
-    .option('--deny <permissions>', 'deny permissions (comma-separated, repeatable)', collect);
-}
-
-/** Adds the options of runs that may pause for a person (flows, `resume`). */
-function withDecisionOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option(
-        '--approve <decision>',
-        'when a call waits for approval and no terminal can ask: yes or no',
-      ).choices(['yes', 'no']),
-    )
-    .option('--answer <text>', 'when a tool asks a question and no terminal can ask: the answer')
-    .option('--history', 'print the message history at the end of every run');
-}
-
-/** The run settings shared by a flow and `resume`. */
-function runSettings(
-  options: DecisionOptions,
-): Omit<RunSettings, 'showHistory'> & { showHistory: boolean } {
-  const { terminal, policy, model, deny } = common(options);
-  return {
-    terminal,
-    model,
-    policy,
-    deny,
-    json: options.json === true,
-    showHistory: options.history === true,
-    decisions: {
-      ...(options.approve === undefined ? {} : { approve: options.approve as 'yes' | 'no' }),
-      ...(options.answer === undefined ? {} : { answer: options.answer }),
-    },
-    ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
-  };
-}
-
-function common(options: CommonOptions): {
-  terminal: Terminal;
-  policy: ReturnType<typeof buildPolicy>;
-  model: ReturnType<typeof resolveModelSettings>;
-  deny: Permission[];
-} {
-  const terminal = processTerminal({ color: options.color });
-  const allow = parsePermissionList(options.allow ?? [], '--allow');
-  const deny = parsePermissionList(options.deny ?? [], '--deny');
-  // Commander already folded the environment variables into the options.
-  const model = resolveModelSettings(
-    {
-      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-      ...(options.model === undefined ? {} : { model: options.model }),
-      ...(options.idleTimeout === undefined ? {} : { idleTimeout: options.idleTimeout }),
-      ...(options.scripted === undefined ? {} : { scripted: options.scripted }),
-    },
-    {},
-  );
-  return { terminal, policy: buildPolicy(allow, deny), model, deny };
+/** Starts tracing and the audit file when asked (before any session opens). */
+async function observe(
+  options: CommonOptions,
+  terminal: Terminal,
+  model?: ModelSettings,
+): Promise<void> {
+  const apiKey = model?.kind === 'remote' ? model.apiKey : undefined;
+  const mcpConfig =
+    options.audit !== undefined && options.mcpConfig !== undefined
+      ? await readMcpConfig(options.mcpConfig)
+      : undefined;
+  const observability = await startObservability(options, {
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(mcpConfig === undefined ? {} : { mcpConfig }),
+  });
+  if (observability !== undefined)
+    observing = { observability, terminal, json: options.json === true };
 }
 
 /** The commands besides running a flow, for the message about an unknown one. */
@@ -218,6 +136,7 @@ withDecisionOptions(withModelOptions(program))
         `Unknown flow '${options.flow}'. Flows: ${flows.map((item) => item.name).join(', ')} (--list describes them).`,
       );
     }
+    await observe(options, settings.terminal, settings.model);
     exitCode = await runFlow(flow, {
       ...settings,
       ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
@@ -240,6 +159,7 @@ withDecisionOptions(
       `${file} is a paused run of flow '${saved.flow}', which this playground does not have.`,
     );
   }
+  await observe(options, settings.terminal, settings.model);
   exitCode = await runFlow(flow, { ...settings, resume: { path: file, state: saved.state } });
 });
 
@@ -256,6 +176,7 @@ withModelOptions(
     );
   }
   const { terminal, policy, model } = common(options);
+  await observe(options, terminal, model);
   exitCode = await chatCommand({
     terminal,
     model,
@@ -272,6 +193,7 @@ withCommonOptions(
     .description('list every tool with its source, permissions and schema summary'),
 ).action(async (options: CommonOptions) => {
   const { terminal, policy } = common(options);
+  await observe(options, terminal);
   exitCode = await toolsCommand({
     terminal,
     policy,
@@ -300,6 +222,7 @@ withCommonOptions(
         `--timeout ${options.timeout}: give a positive number of milliseconds.`,
       );
     }
+    await observe(options, terminal);
     exitCode = await callCommand(name, argumentText, {
       terminal,
       policy,
@@ -353,10 +276,19 @@ for (const [signal, code] of [
 // The terminal went away: nobody can read a cancellation report, so stop and clean up.
 process.on('SIGHUP', () => process.exit(ExitCode.hangup));
 
+/** Ends tracing and the audit file (prints the span tree). Never rejects. */
+async function endObserving(): Promise<void> {
+  const active = observing;
+  observing = undefined;
+  await active?.observability.finish(active.terminal, active.json);
+}
+
 try {
   await program.parseAsync(process.argv);
+  await endObserving();
   finish(exitCode);
 } catch (error) {
+  await endObserving();
   if (error instanceof CommanderError) {
     // Commander printed the message (or the help/version) already.
     const helpOrVersion =

@@ -11,6 +11,7 @@ import { createBuiltinTools } from './builtin-tools.js';
 import { type BundledServer, bundledServerConfig } from './bundled-servers.js';
 import { childPids, isOurChild, signalChildren } from './child-processes.js';
 import { type McpConfigFile, mcpConfigError, readMcpConfig } from './mcp-config.js';
+import { observedRegistryOptions } from './observability.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
 import { createSandbox, type Sandbox } from './sandbox.js';
 
@@ -83,7 +84,10 @@ export class PlaygroundSession {
   private constructor(sandbox: Sandbox, policy: PermissionConfig) {
     this.sandbox = sandbox;
     this.#checker = new PermissionChecker(policy);
-    this.registry = new ToolRegistry({ permissionChecker: this.#checker });
+    this.registry = new ToolRegistry({
+      permissionChecker: this.#checker,
+      ...observedRegistryOptions(),
+    });
   }
 
   /**

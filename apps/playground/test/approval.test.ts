@@ -176,6 +176,25 @@ describe('--flow resume, then resume FILE in a second process', () => {
     expect(out).not.toContain('→ get_weather');
   });
 
+  it('--audit and --trace work in both processes: the resume has its own invoke_agent span', async () => {
+    const file = path.join(dir, 'observed.json');
+    const audit = path.join(dir, 'observed.jsonl');
+    const first = await runCli(['--flow', 'resume', '--state-file', file, '--audit', audit]);
+    expect(first.code).toBe(0);
+    const second = await runCli(['resume', file, '--approve', 'yes', '--audit', audit, '--trace']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/invoke_agent .*\n(.*\n)*.*execute_tool delete_file/);
+    const lines = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const calls = lines.map((line) => `${line.tool}:${line.outcome}`);
+    // The weather call ran (and was written) in the first process, the deletions in the second.
+    expect(calls[0]).toBe('get_weather:ok');
+    expect(calls.filter((call) => call === 'delete_file:ok')).toHaveLength(2);
+    expect(new Set(lines.map((line) => line.sessionId)).size).toBe(1);
+  });
+
   it('a run file whose pending call was altered is refused (exit 2), nothing runs', async () => {
     const file = path.join(dir, 'altered.json');
     expect((await runCli(['--flow', 'resume', '--state-file', file])).code).toBe(0);

@@ -14,6 +14,7 @@ import { zeroUsage } from './run-counters.js';
 import type { PendingRun, RunState } from './run-state.js';
 import { checkRunState } from './run-state-check.js';
 import type { StopCondition } from './stop-conditions.js';
+import type { LlmTracingOptions } from './tracing.js';
 
 /** Options of `LlmCycle`. */
 export interface LlmCycleOptions {
@@ -71,13 +72,23 @@ export interface LlmCycleOptions {
   readonly loopDetection?: LoopDetectionOptions | false;
   /** Ends the tool loop gracefully after a tool turn when a condition holds (the response carries `stopReason`). */
   readonly stopWhen?: StopCondition | readonly StopCondition[];
+  /**
+   * OpenTelemetry spans, made when a tracer provider is registered with `@opentelemetry/api`
+   * (an optional peer dependency, loaded only then): `invoke_agent` per submit and per resume, `chat {model}`
+   * per model request; the registry adds `execute_tool {name}` per tool call. `false` makes
+   * none; `recordContent` records message contents (default off). See the README.
+   */
+  readonly tracing?: false | LlmTracingOptions;
 }
 
 /** Options of one submit call. */
 export interface SubmitOptions {
   /** Aborting it stops the request in flight and the running tools; the call rejects with `LlmError` `cancelled`. */
   readonly signal?: AbortSignal;
-  /** The trace id given to this call's tools in `context.traceId` (default a fresh UUID per loop call). */
+  /**
+   * The trace id given to this call's tools in `context.traceId` (default a fresh UUID per
+   * loop call); when the submit is traced, the trace id of its span instead.
+   */
   readonly traceId?: string;
   /** The idle limit of this call's model requests, in milliseconds (overrides the provider's). */
   readonly idleTimeoutMs?: number;
@@ -107,6 +118,8 @@ export interface ResolvedCycleOptions {
   /** `undefined`: loop detection is off. */
   readonly maxRepeats: number | undefined;
   readonly stopWhen: readonly StopCondition[];
+  /** `undefined` when `tracing: false`. */
+  readonly tracing: LlmTracingOptions | undefined;
 }
 
 /**
@@ -178,6 +191,7 @@ export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOpti
     stateSecret,
     maxRepeats: resolveLoopDetection(options.loopDetection),
     stopWhen: resolveStopWhen(options.stopWhen),
+    tracing: options.tracing === false ? undefined : (options.tracing ?? {}),
   };
 }
 

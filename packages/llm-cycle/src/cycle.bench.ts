@@ -413,7 +413,23 @@ async function longReply(
   return runs;
 }
 
+/**
+ * `BENCH_TRACING=on`: the loop as a traced production service runs it, the real SDK registered
+ * (AsyncLocalStorage context, a batch processor), the spans dropped instead of exported.
+ */
+async function registerTracing(): Promise<void> {
+  const { NodeTracerProvider } = await import('@opentelemetry/sdk-trace-node');
+  const { BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const exporter = {
+    export: (_spans: unknown[], done: (result: { code: number }) => void) => done({ code: 0 }),
+    shutdown: async () => undefined,
+  };
+  new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }).register();
+}
+
 async function main(): Promise<void> {
+  const tracing = process.env.BENCH_TRACING === 'on';
+  if (tracing) await registerTracing();
   const child = fork(process.argv[1] as string, ['--server'], {
     execArgv: process.execArgv,
     stdio: 'inherit',
@@ -531,7 +547,7 @@ async function main(): Promise<void> {
     `  through state() as JSON into a new LlmCycle:     ${perPause(viaState)}`,
   ];
   process.stdout.write(
-    `\n@agcore/llm-cycle bench — Node ${process.version}, ${turnsPerConversation}-turn conversation (4 tool turns, one with 2 parallel calls; 100-delta answer), ${rounds} rounds x ${conversations} conversations; ratios are medians of per-round ratios; load average ${loadavg()
+    `\n@agcore/llm-cycle bench — Node ${process.version}, OpenTelemetry tracing ${tracing ? 'ON (SDK registered, batch processor, spans dropped)' : 'off (no tracer provider)'}, ${turnsPerConversation}-turn conversation (4 tool turns, one with 2 parallel calls; 100-delta answer), ${rounds} rounds x ${conversations} conversations; ratios are medians of per-round ratios; load average ${loadavg()
       .map((load) => load.toFixed(1))
       .join(
         ' ',

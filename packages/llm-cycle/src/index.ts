@@ -61,6 +61,7 @@ export type {
   ToolInputRequestedEvent,
   TurnCompleteEvent,
 } from './stream-events.js';
+export type { LlmTracingOptions } from './tracing.js';
 export type { TruncatedText } from './truncate.js';
 export { truncateUtf8 } from './truncate.js';
 export type { SendReasoning } from './wire/request-body.js';

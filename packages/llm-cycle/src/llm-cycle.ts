@@ -12,7 +12,7 @@ import { EventStream } from './event-stream.js';
 import { LlmError } from './llm-error.js';
 import { LoopRounds } from './loop-rounds.js';
 import type { ChatMessage, ContentPart } from './messages.js';
-import { type ModelCall, requestStreamed, requestWhole } from './model-request.js';
+import type { ModelCall } from './model-request.js';
 import { addUsage, RunCounters } from './run-counters.js';
 import type { Interruption, ResumeDecision, RunState } from './run-state.js';
 import type { StreamEvent } from './stream-events.js';
@@ -25,6 +25,13 @@ import {
   turnComplete,
 } from './submission.js';
 import type { Round } from './tool-round.js';
+import {
+  loadTracingApi,
+  SubmitTrace,
+  streamedRequest,
+  wantsSpans,
+  wholeRequest,
+} from './tracing.js';
 
 export type { LlmCycleOptions, SubmitOptions } from './cycle-options.js';
 
@@ -237,7 +244,10 @@ export class LlmCycle {
     emit: boolean,
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
+    const loading = wantsSpans(this.#options.tracing) ? loadTracingApi() : undefined;
+    if (loading !== undefined) await loading;
     const submission = this.#begin(start, registry, emit, options);
+    let failure: LlmError | undefined;
     const run = start.resumed?.run ?? new RunCounters(this.#options.maxRepeats);
     const rounds = new LoopRounds(
       this.#options,
@@ -253,7 +263,9 @@ export class LlmCycle {
           if (this.#options.compaction !== undefined) await this.#compact(submission);
           const call = this.#modelCall(submission);
           run.turns++;
-          const response = emit ? yield* requestStreamed(call) : await requestWhole(call);
+          const response = emit
+            ? yield* streamedRequest(call, submission.trace)
+            : await wholeRequest(call, submission.trace);
           this.#conversation.addUsage(response.usage);
           run.usage = addUsage(run.usage, response.usage);
           const calls = response.message.tool_calls;
@@ -271,15 +283,19 @@ export class LlmCycle {
         else await rounds.execute(round);
         const ended = rounds.after(round);
         if (ended !== undefined) {
+          const paused = ended.response.interruptions?.length;
+          if (paused !== undefined) submission.trace?.note('agcore.run.interruptions', paused);
           if (emit) yield ended.events;
           return ended.response;
         }
         round = undefined;
       }
     } catch (error) {
-      throw this.#failure(error, submission);
+      failure = this.#failure(error, submission);
+      throw failure;
     } finally {
       this.#end(submission);
+      submission.trace?.end(failure);
     }
   }
 
@@ -308,6 +324,10 @@ export class LlmCycle {
     }
     const { added } = start;
     const submission = openSubmission(added, registry, emit, options, this.#options.compaction);
+    if (wantsSpans(this.#options.tracing)) {
+      submission.trace = SubmitTrace.start(this.#options);
+      if (start.resumed !== undefined) submission.trace?.note('agcore.run.resumed', true);
+    }
     this.#busy = true;
     submission.callerSignal?.addEventListener('abort', submission.onAbort, { once: true });
     for (const message of added) this.#conversation.history.push(message);

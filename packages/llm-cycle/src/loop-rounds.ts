@@ -42,7 +42,7 @@ export class LoopRounds {
       policy: this.options.approval,
       guard: run.guard,
       sessionId: this.sessionId,
-      traceId: submission.traceId,
+      traceId: submission.trace?.traceId ?? submission.traceId,
       signal: submission.controller.signal,
     };
     return planRound(response, context, this.options.maxToolResultBytes, (turn) =>
@@ -114,7 +114,8 @@ export class LoopRounds {
     return {
       registry,
       sessionId: this.sessionId,
-      traceId: submission.traceId,
+      traceId: submission.trace?.traceId ?? submission.traceId,
+      runInTrace: submission.trace?.runInContext,
       toolTimeoutMs: options.toolTimeoutMs,
       maxParallelToolCalls: options.maxParallelToolCalls,
       maxToolResultBytes: options.maxToolResultBytes,

@@ -6,6 +6,7 @@ import type { SubmitOptions } from './cycle-options.js';
 import { LlmError } from './llm-error.js';
 import type { ChatMessage } from './messages.js';
 import type { StreamEvent, TurnCompleteEvent } from './stream-events.js';
+import type { SubmitTrace } from './tracing.js';
 
 /** One submit in progress: its signals, its tools, and whether it committed to the history. */
 export interface Submission {
@@ -21,6 +22,8 @@ export interface Submission {
   readonly definitions: readonly ToolDefinition[];
   readonly definitionTokens: number;
   committed: boolean;
+  /** The submit's spans, when it is traced (set by the cycle after opening). */
+  trace?: SubmitTrace | undefined;
 }
 
 /**

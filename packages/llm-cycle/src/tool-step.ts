@@ -23,6 +23,8 @@ export type { PreparedCall } from './tool-verdict.js';
 export interface ToolStepSettings extends VerdictSettings {
   readonly sessionId: string;
   readonly traceId: string;
+  /** Runs each registry call with the submit's span active, when the submit is traced. */
+  readonly runInTrace?: (<T>(body: () => T) => T) | undefined;
   readonly toolTimeoutMs: number;
   /** At most this many calls of the turn run at once (`Infinity`: all). */
   readonly maxParallelToolCalls: number;
@@ -239,6 +241,17 @@ export class ToolTurn {
 }
 
 function invoke(
+  entry: PreparedCall,
+  settings: ToolStepSettings,
+  input: ToolInputAnswer | undefined,
+): Promise<ToolInvocation> {
+  const { runInTrace } = settings;
+  return runInTrace === undefined
+    ? invokeCall(entry, settings, input)
+    : runInTrace(() => invokeCall(entry, settings, input));
+}
+
+function invokeCall(
   entry: PreparedCall,
   settings: ToolStepSettings,
   input: ToolInputAnswer | undefined,

@@ -14,6 +14,8 @@ export type {
 export { defineTool } from './define-tool.js';
 export type { DescribeNonJsonOptions, JsonObject, JsonValue } from './json.js';
 export { describeNonJson, maxJsonDepth } from './json.js';
+export type { JsonPreviewLimits } from './json-preview.js';
+export { toJsonPreview } from './json-preview.js';
 export type { FromJsonSchema, JsonSchema, JsonSchemaTypeName } from './json-schema.js';
 export type { BuiltinPermission, CustomPermission } from './permission.js';
 export { checkRequiredPermissions, isPermission, Permission } from './permission.js';
@@ -26,6 +28,8 @@ export {
   secretsOfHeaders,
   secretsOfUrl,
 } from './redact.js';
+export type { OptionalImport } from './telemetry.js';
+export { isTracerProviderRegistered, optionalImport } from './telemetry.js';
 export { delay, settleWithin } from './timers.js';
 export type { ToolContext, ToolInputAnswer, ToolProgress } from './tool-context.js';
 export { createToolContext } from './tool-context.js';

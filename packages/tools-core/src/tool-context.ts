@@ -17,7 +17,11 @@ export interface ToolProgress {
 export interface ToolContext {
   /** The conversation (session) the call belongs to; shared by every call in it. */
   readonly sessionId: string;
-  /** An id for tracing this call across logs and services. */
+  /**
+   * An id for tracing this call across logs and services. When the runner traces the call
+   * with OpenTelemetry (a `ToolRegistry` with a registered tracer provider), the trace id of
+   * the call's span: the active span's while the tool runs.
+   */
   readonly traceId: string;
   /** Aborted when the call is cancelled or times out; a well-behaved tool stops then. */
   readonly signal: AbortSignal;

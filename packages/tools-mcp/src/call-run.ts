@@ -4,6 +4,7 @@ import { type McpToolResult, toToolResult } from './call-result.js';
 import type { McpConnection } from './connection.js';
 import type { ErrorScope } from './error-mapping.js';
 import { type McpErrorCode, McpToolError } from './mcp-tool-error.js';
+import { traceMeta } from './tracing.js';
 
 type RawResult = Parameters<typeof toToolResult>[0];
 
@@ -59,7 +60,13 @@ function send(
 ): Promise<RawResult> {
   if (plan.listensToProgress) connection.progressCalls++;
   try {
-    return connection.sdk.callTool({ name, arguments: args }, undefined, plan.request);
+    // The active span's context rides in `_meta`, so the server's spans join the trace.
+    const meta = traceMeta();
+    return connection.sdk.callTool(
+      meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: meta },
+      undefined,
+      plan.request,
+    );
   } catch (error) {
     return Promise.reject(error);
   }

@@ -111,3 +111,35 @@ describe('agcore-mcp typegen without json-schema-to-typescript', () => {
     expect(manifest.peerDependenciesMeta?.['json-schema-to-typescript']?.optional).toBe(true);
   });
 });
+
+describe('@opentelemetry/api, an optional peer dependency (trace context in _meta)', () => {
+  const callScript = (
+    fakeProvider: boolean,
+  ) => `${fakeProvider ? "globalThis[Symbol.for('opentelemetry.js.api.1')] = { version: '1.9.1', trace: {} };" : ''}
+      const { McpClient } = await import(${JSON.stringify(pathToFileURL(join(dist, 'index.js')).href)});
+      const client = new McpClient('x', { type: 'stdio', command: process.execPath, args: [${JSON.stringify(join(packageRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'))}, 'stdio'] });
+      await client.connect();
+      const result = await client.callTool('echo', { message: 'hi' });
+      await client.close();
+      console.log(JSON.stringify(result.value));`;
+
+  it('is never loaded without a registered tracer provider', async () => {
+    const trace = join(dir.path, 'otel-off.trace');
+    const result = await run(['--input-type=module', '-e', callScript(false)], {
+      TRACE_FILE: trace,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Echo: hi');
+    expect(await readFile(trace, 'utf8')).not.toMatch(/@opentelemetry/);
+  });
+
+  it('when it cannot be resolved, calls work as before, even with a provider registered', async () => {
+    const trace = join(dir.path, 'otel-hidden.trace');
+    const result = await run(['--input-type=module', '-e', callScript(true)], {
+      TRACE_FILE: trace,
+      HIDE_MODULES: '@opentelemetry/api',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Echo: hi');
+  });
+});

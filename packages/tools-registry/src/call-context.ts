@@ -37,12 +37,13 @@ export class CallContext implements ToolContext {
     callId: string | undefined,
     progress: ((update: ToolProgress) => void) | undefined,
     clock: CallClock,
+    traceId: string | undefined,
   ) {
     this.sessionId = partial?.sessionId ?? sessionId;
     this.toolCallId = callId;
     this.progress = progress;
     this.#clock = clock;
-    this.#traceId = partial?.traceId;
+    this.#traceId = traceId ?? partial?.traceId;
     if (partial !== undefined) {
       // Fields added to ToolContext later pass through untouched.
       for (const key of Object.keys(partial)) {
@@ -62,6 +63,11 @@ export class CallContext implements ToolContext {
 
   get traceId(): string {
     this.#traceId ??= globalThis.crypto.randomUUID();
+    return this.#traceId;
+  }
+
+  /** The trace id as it stands: given, or made because the tool read it; else `undefined`. */
+  knownTraceId(): string | undefined {
     return this.#traceId;
   }
 

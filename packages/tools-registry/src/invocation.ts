@@ -7,57 +7,59 @@ import {
   isAwaitingInput,
   type JsonValue,
   ToolError,
-  type ToolProgress,
 } from '@agcore/tools-core';
 import type { PermissionChecker } from '@agcore/tools-permission';
-import type { InvokeOptions, RegisteredTool, TimePolicy, ToolRegistryOptions } from './options.js';
+import { observeInvocation, wantsSpans } from './observed-invocation.js';
+import type { CallRecord, InvocationRequest, RegisteredTool, RegistryView } from './options.js';
 import { resolveTimePolicy, usesRegistryTime } from './time-policy.js';
 import { runToolCall } from './tool-call.js';
 import type { ToolInvocation, ToolOutput } from './tool-invocation.js';
 
-/** What the invocation pipeline reads from its registry. */
-export interface RegistryView {
-  readonly entries: ReadonlyMap<string, RegisteredTool>;
-  readonly checker: PermissionChecker | undefined;
-  readonly validateArguments: boolean;
-  readonly sessionId: string;
-  readonly options: ToolRegistryOptions;
-  readonly time: TimePolicy;
-}
-
-/** One call to run. */
-export interface InvocationRequest {
-  readonly name: unknown;
-  readonly args: unknown;
-  readonly callId: string | undefined;
-  readonly options: InvokeOptions;
-  /** Where progress reports go; `undefined` when nobody listens. */
-  readonly listener: ((update: ToolProgress) => void) | undefined;
-  /** Which callback `listener` is, for the message when it throws. */
-  readonly listenerName: string;
+/**
+ * One invocation: through the pipeline at once, or observed (an `execute_tool` span around
+ * it, the audit hook after it) when the registry has `onInvocation` or traces and a tracer
+ * provider is registered. Never rejects.
+ */
+export function invokeTool(
+  registry: RegistryView,
+  request: InvocationRequest,
+): Promise<ToolInvocation> {
+  if (registry.options.onInvocation === undefined && !wantsSpans(registry.tracing)) {
+    return runInvocation(registry, request, undefined);
+  }
+  return observeInvocation(registry, request, runInvocation);
 }
 
 /**
  * One invocation, along the path its data takes: look up → permission → argument validation
  * → the tool under its clock (`tool-call.ts`) → JSON check of the result → the record. Every
  * failure on the way, including a throw from anywhere (a hostile option, a listener), is a
- * reported `ToolError`: the promise never rejects.
+ * reported `ToolError`: the promise never rejects. `record`, when given, learns the entry and
+ * gives the trace id.
  */
-export async function invokeTool(
+async function runInvocation(
   registry: RegistryView,
   request: InvocationRequest,
+  record: CallRecord | undefined,
 ): Promise<ToolInvocation> {
   const start = performance.now();
   const name = typeof request.name === 'string' ? request.name : describeThrown(request.name);
+  const ids: CallIds = { sessionId: registry.sessionId, traceId: record?.traceId };
   let entry: RegisteredTool | undefined;
   let listenerError: { readonly error: unknown } | undefined;
   let invocation: ToolInvocation;
   try {
+    const given = request.options.context;
+    if (given !== undefined) {
+      ids.sessionId = given.sessionId ?? ids.sessionId;
+      ids.traceId ??= given.traceId;
+    }
     entry = typeof request.name === 'string' ? registry.entries.get(request.name) : undefined;
+    if (record !== undefined) record.entry = entry;
     if (entry === undefined)
-      return finish(name, request, start, undefined, notFound(registry, name));
+      return finish(name, request, start, ids, undefined, notFound(registry, name));
     const refusal = refusalOf(registry, name, entry, request.args);
-    if (refusal !== undefined) return finish(name, request, start, entry, refusal);
+    if (refusal !== undefined) return finish(name, request, start, ids, entry, refusal);
     const { options } = request;
     const outcome = await runToolCall(entry.tool as unknown as BaseTool<unknown>, request.args, {
       time: usesRegistryTime(options)
@@ -68,22 +70,24 @@ export async function invokeTool(
       context: options.context,
       sessionId: registry.sessionId,
       callId: request.callId,
+      traceId: record?.traceId,
       listener: request.listener,
     });
     listenerError = outcome.listenerError;
+    ids.traceId ??= outcome.traceId;
     if (outcome.error !== undefined) {
-      invocation = finish(name, request, start, entry, outcome.error);
+      invocation = finish(name, request, start, ids, entry, outcome.error);
     } else if (isAwaitingInput(outcome.value)) {
-      invocation = asking(name, request, start, entry, outcome.value);
+      invocation = asking(name, request, start, ids, entry, outcome.value);
     } else {
       const reason = describeNonJson(outcome.value);
       invocation =
         reason === undefined
-          ? finish(name, request, start, entry, undefined, outcome.value as JsonValue)
-          : finish(name, request, start, entry, notJson(name, reason));
+          ? finish(name, request, start, ids, entry, undefined, outcome.value as JsonValue)
+          : finish(name, request, start, ids, entry, notJson(name, reason));
     }
   } catch (error) {
-    return finish(name, request, start, entry, internalFailure(name, error));
+    return finish(name, request, start, ids, entry, internalFailure(name, error));
   }
   return listenerError === undefined
     ? invocation
@@ -131,6 +135,7 @@ function asking(
   name: string,
   request: InvocationRequest,
   start: number,
+  ids: CallIds,
   entry: RegisteredTool,
   value: AwaitingInput,
 ): ToolInvocation {
@@ -143,6 +148,7 @@ function asking(
       name,
       request,
       start,
+      ids,
       entry,
       new ToolError(
         'execution_failed',
@@ -151,7 +157,7 @@ function asking(
       ),
     );
   }
-  const invocation = finish(name, request, start, entry, undefined, null);
+  const invocation = finish(name, request, start, ids, entry, undefined, null);
   const error = new ToolError(
     'other',
     `Tool '${name}' asks a person before it can finish (${JSON.stringify(rebuilt.prompt)}), and this caller did not answer: read output.awaitingInput, then call the tool again with the same arguments and context.input = { value, data }.`,
@@ -174,10 +180,17 @@ function checkPermission(
   return undefined;
 }
 
+/** The session and trace ids of a call, as far as they are known. */
+interface CallIds {
+  sessionId: string;
+  traceId: string | undefined;
+}
+
 function finish(
   toolName: string,
   request: InvocationRequest,
   start: number,
+  ids: CallIds,
   entry: RegisteredTool | undefined,
   error: ToolError | undefined,
   value?: JsonValue,
@@ -192,7 +205,16 @@ function finish(
   }
   const output: ToolOutput =
     error === undefined ? { ok: true, value: value ?? null } : { ok: false, error };
-  return { toolName, callId: request.callId, input: request.args, output, durationMs };
+  // One shape for every invocation (traceId may be undefined).
+  return {
+    toolName,
+    callId: request.callId,
+    input: request.args,
+    output,
+    durationMs,
+    sessionId: ids.sessionId,
+    traceId: ids.traceId,
+  };
 }
 
 /**
@@ -252,7 +274,12 @@ function notJson(name: string, reason: string): ToolError {
 }
 
 /** The invocation reported when a call cannot even be read (hostile options). */
-export function unreadableCall(name: unknown, args: unknown, error: unknown): ToolInvocation {
+export function unreadableCall(
+  registry: RegistryView,
+  name: unknown,
+  args: unknown,
+  error: unknown,
+): ToolInvocation {
   const toolName = typeof name === 'string' ? name : describeThrown(name);
   return {
     toolName,
@@ -260,6 +287,7 @@ export function unreadableCall(name: unknown, args: unknown, error: unknown): To
     input: args,
     output: { ok: false, error: internalFailure(toolName, error) },
     durationMs: 0,
+    sessionId: registry.sessionId,
   };
 }
 

@@ -1,12 +1,12 @@
 import { describeThrown, type ToolProgress } from '@agcore/tools-core';
-import {
-  callbackFailed,
-  type InvocationRequest,
-  invokeTool,
-  type RegistryView,
-  unreadableCall,
-} from './invocation.js';
-import type { InvokeAllOptions, ToolCallRequest } from './options.js';
+import { reportInvocation } from './audit.js';
+import { callbackFailed, invokeTool, unreadableCall } from './invocation.js';
+import type {
+  InvocationRequest,
+  InvokeAllOptions,
+  RegistryView,
+  ToolCallRequest,
+} from './options.js';
 import type { ToolInvocation } from './tool-invocation.js';
 
 function badConcurrency(concurrency: unknown): string | undefined {
@@ -37,7 +37,7 @@ export async function invokeBatch(
     if (refusal !== undefined) throw new TypeError(refusal);
     limit = Math.min(options.concurrency ?? list.length, list.length);
   } catch (error) {
-    return list.map((call) => unreadableCall(nameOf(call), argsOf(call), error));
+    return list.map((call) => unread(registry, call, error));
   }
   const runOne = async (index: number): Promise<void> => {
     const call = list[index] as ToolCallRequest;
@@ -45,7 +45,7 @@ export async function invokeBatch(
     try {
       invocation = await invokeTool(registry, request(call, index, options, onProgress));
     } catch (error) {
-      invocation = unreadableCall(nameOf(call), argsOf(call), error);
+      invocation = unread(registry, call, error);
     }
     if (onResult !== undefined) {
       try {
@@ -88,6 +88,13 @@ function request(
     listener,
     listenerName: onProgress === undefined ? 'context.progress' : 'onProgress',
   };
+}
+
+/** A call that could not be read: reported as `other`, and to the audit hook. */
+function unread(registry: RegistryView, call: unknown, error: unknown): ToolInvocation {
+  const invocation = unreadableCall(registry, nameOf(call), argsOf(call), error);
+  reportInvocation(registry, invocation, undefined);
+  return invocation;
 }
 
 function nameOf(call: unknown): unknown {

@@ -25,6 +25,38 @@ export interface ToolRegistryOptions {
   readonly validateArguments?: boolean;
   /** The session id given to tools when a call's context has none; default a random UUID. */
   readonly sessionId?: string;
+  /**
+   * The audit hook: called once per settled invocation of `invoke` and `invokeAll` (successful,
+   * failed, refused, invalid, not found), synchronously, before the call's promise resolves,
+   * with the invocation (frozen) and the tool's entry (`undefined` when no tool of that name
+   * is registered, or the call could not be read). It never changes the call's outcome: a
+   * throw or a rejected promise goes to `onInvocationError`; a returned promise is not
+   * awaited. Keep it fast (queue the record, write it elsewhere).
+   */
+  readonly onInvocation?: (
+    invocation: ToolInvocation,
+    entry: ToolEntry | undefined,
+  ) => void | PromiseLike<void>;
+  /**
+   * Receives every failure of `onInvocation` (its exception, or the reason its promise
+   * rejected) with the invocation it was called for. Without it, the first failure is
+   * reported once per registry with `process.emitWarning` (code `AGCORE_ON_INVOCATION_FAILED`)
+   * and later ones are not. A throw from it is ignored.
+   */
+  readonly onInvocationError?: (error: unknown, invocation: ToolInvocation) => void;
+  /**
+   * OpenTelemetry spans (`execute_tool {name}`), made when a tracer provider is registered with
+   * `@opentelemetry/api`: `false` makes none. `recordContent: true` records the arguments and
+   * the result (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`); default off, they
+   * may hold personal data.
+   */
+  readonly tracing?: false | ToolTracingOptions;
+}
+
+/** Options of the registry's OpenTelemetry spans. */
+export interface ToolTracingOptions {
+  /** Record the arguments and the result on the span (bounded JSON); default `false`. */
+  readonly recordContent?: boolean;
 }
 
 /** Options of one `invoke`. */
@@ -75,4 +107,38 @@ export interface TimePolicy {
   readonly resetTimeoutOnProgress: boolean;
   /** `Infinity`: no cap. */
   readonly maxTotalTimeoutMs: number;
+}
+
+/** What the invocation pipeline reads from its registry. */
+export interface RegistryView {
+  readonly entries: ReadonlyMap<string, RegisteredTool>;
+  readonly checker: PermissionChecker | undefined;
+  readonly validateArguments: boolean;
+  readonly sessionId: string;
+  readonly options: ToolRegistryOptions;
+  readonly time: TimePolicy;
+  /** The span options; `undefined` when `tracing: false`. */
+  readonly tracing: ToolTracingOptions | undefined;
+  /** Whether a failure of `onInvocation` was reported with a warning already. */
+  warnedAboutAudit: boolean;
+}
+
+/** One call to run. */
+export interface InvocationRequest {
+  readonly name: unknown;
+  readonly args: unknown;
+  readonly callId: string | undefined;
+  readonly options: InvokeOptions;
+  /** Where progress reports go; `undefined` when nobody listens. */
+  readonly listener: ((update: ToolProgress) => void) | undefined;
+  /** Which callback `listener` is, for the message when it throws. */
+  readonly listenerName: string;
+}
+
+/** What an observed invocation learns on its way and gives the pipeline. */
+export interface CallRecord {
+  /** The tool's entry, once looked up (`undefined`: not registered). */
+  entry: RegisteredTool | undefined;
+  /** The trace id of the call's span, given to the tool as `context.traceId`. */
+  readonly traceId: string | undefined;
 }

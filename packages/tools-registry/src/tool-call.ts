@@ -13,6 +13,8 @@ export type Outcome = (
   | { value?: undefined; error: ToolError }
 ) & {
   listenerError?: { readonly error: unknown };
+  /** The trace id the tool was given, or made when it read one. */
+  traceId?: string;
 };
 
 /** Everything one run of a tool needs besides the tool and its arguments. */
@@ -24,6 +26,8 @@ export interface CallRequest {
   readonly context: Partial<ToolContext> | undefined;
   readonly sessionId: string;
   readonly callId: string | undefined;
+  /** The trace id to give the tool instead of the context's (the call's span's). */
+  readonly traceId: string | undefined;
   /** Receives the tool's progress reports; `undefined` when nobody listens. */
   readonly listener: ((update: ToolProgress) => void) | undefined;
 }
@@ -58,6 +62,7 @@ class ToolCall implements CallClock {
       request.callId,
       reports ? (update) => this.report(update) : undefined,
       this,
+      request.traceId,
     );
     this.promise = new Promise<Outcome>((resolve) => {
       this.#resolve = resolve;
@@ -152,6 +157,8 @@ class ToolCall implements CallClock {
     this.#timer?.cancel();
     this.#unwatch?.();
     if (this.#listenerError !== undefined) outcome.listenerError = this.#listenerError;
+    const traceId = this.context.knownTraceId();
+    if (traceId !== undefined) outcome.traceId = traceId;
     this.#resolve?.(outcome);
   }
 

@@ -27,4 +27,12 @@ export interface ToolInvocation {
   readonly output: ToolOutput;
   /** Wall time from the start of `invoke` to its end, in milliseconds. */
   readonly durationMs: number;
+  /** The session the call belongs to: the call's `context.sessionId`, else the registry's. */
+  readonly sessionId?: string;
+  /**
+   * The trace id the tool was given: the id of the call's `execute_tool` span when the
+   * registry traced it (OpenTelemetry), else the call's `context.traceId`, else the id made
+   * when the tool first read `context.traceId`; absent when none of these exists.
+   */
+  readonly traceId?: string;
 }

@@ -1,12 +1,14 @@
 import { type AnyTool, type ToolDefinition, ToolError } from '@agcore/tools-core';
 import { createSchemaCompiler, type SchemaCompiler } from '@agcore/tools-core/schema';
 import type { PermissionChecker } from '@agcore/tools-permission';
-import { checkCall, invokeTool, type RegistryView, unreadableCall } from './invocation.js';
+import { reportInvocation } from './audit.js';
+import { checkCall, invokeTool, unreadableCall } from './invocation.js';
 import { invokeBatch } from './invoke-all.js';
 import type {
   InvokeAllOptions,
   InvokeOptions,
   RegisteredTool,
+  RegistryView,
   TimePolicy,
   ToolCallRequest,
   ToolRegistryOptions,
@@ -65,6 +67,8 @@ export class ToolRegistry {
       sessionId: this.sessionId,
       options: this.options,
       time: this.time,
+      tracing: options.tracing === false ? undefined : (options.tracing ?? {}),
+      warnedAboutAudit: false,
     };
   }
 
@@ -218,7 +222,9 @@ export class ToolRegistry {
         listenerName: 'context.progress',
       });
     } catch (error) {
-      return Promise.resolve(unreadableCall(name, args, error));
+      const invocation = unreadableCall(this.view, name, args, error);
+      reportInvocation(this.view, invocation, undefined);
+      return Promise.resolve(invocation);
     }
   }
 

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { isTracerProviderRegistered, optionalImport } from './telemetry.js';
+
+const key = Symbol.for('opentelemetry.js.api.1');
+const global = globalThis as { [key]?: unknown };
+
+describe('isTracerProviderRegistered', () => {
+  afterEach(() => {
+    delete global[key];
+  });
+
+  it('reads the API global: true only once a tracer provider is registered', () => {
+    expect(isTracerProviderRegistered()).toBe(false);
+    global[key] = { version: '1.9.1', diag: {} };
+    expect(isTracerProviderRegistered()).toBe(false);
+    global[key] = { version: '1.9.1', trace: {} };
+    expect(isTracerProviderRegistered()).toBe(true);
+  });
+
+  it('says false for a hostile global instead of throwing', () => {
+    global[key] = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(isTracerProviderRegistered()).toBe(false);
+    global[key] = null;
+    expect(isTracerProviderRegistered()).toBe(false);
+  });
+});
+
+describe('optionalImport', () => {
+  it('loads once and keeps the module', async () => {
+    let imports = 0;
+    const lazy = optionalImport(async () => {
+      imports++;
+      return { name: 'module' };
+    });
+    expect(lazy.module).toBeUndefined();
+    expect(lazy.settled).toBe(false);
+    const [first, second] = await Promise.all([lazy.load(), lazy.load()]);
+    expect(first).toEqual({ name: 'module' });
+    expect(second).toBe(first);
+    expect(lazy.module).toBe(first);
+    expect(lazy.settled).toBe(true);
+    expect(imports).toBe(1);
+  });
+
+  it('stays without the module, for good, when the import fails or throws', async () => {
+    let imports = 0;
+    const missing = optionalImport<object>(() => {
+      imports++;
+      return import('@agcore/no-such-package' as string);
+    });
+    expect(await missing.load()).toBeUndefined();
+    expect(await missing.load()).toBeUndefined();
+    expect(missing.settled).toBe(true);
+    expect(imports).toBe(1);
+    const throwing = optionalImport<object>(() => {
+      throw new Error('sync throw');
+    });
+    expect(await throwing.load()).toBeUndefined();
+  });
+});

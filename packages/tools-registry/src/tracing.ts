@@ -1,0 +1,120 @@
+import { describeThrown, optionalImport, toJsonPreview } from '@agcore/tools-core';
+import type * as Otel from '@opentelemetry/api';
+import type { InvocationRequest, RegistryView, ToolTracingOptions } from './options.js';
+import type { ToolInvocation } from './tool-invocation.js';
+
+/**
+ * `@opentelemetry/api`, imported the first time a traced call needs it (an optional peer
+ * dependency: without it, or without a registered tracer provider, it is never loaded).
+ */
+const otel = optionalImport<typeof Otel>(() => import('@opentelemetry/api'));
+
+/** Loads the API when it was not tried yet; resolves when the attempt ended. Never rejects. */
+export function loadTracingApi(): Promise<unknown> | undefined {
+  return otel.settled ? undefined : otel.load();
+}
+
+/** How much of a value a span attribute holds (`recordContent`). */
+const contentLimits = { maxStringLength: 4096, maxItems: 100, maxValues: 1000 };
+
+/** The `execute_tool` span of one call (GenAI semantic conventions). */
+export interface ToolSpan {
+  /** The span's trace id: what the tool gets as `context.traceId`. */
+  readonly traceId: string;
+  /** Runs `body` with the span active (its children, an MCP call's `traceparent`). */
+  run<T>(body: () => T): T;
+  /** Records the outcome and ends the span. Never throws. */
+  end(invocation: ToolInvocation): void;
+}
+
+/**
+ * Starts the span of a call, as a child of the active span: `execute_tool {name}`, kind
+ * INTERNAL, with `gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
+ * `gen_ai.tool.type`, `gen_ai.tool.description` and `gen_ai.conversation.id`. `undefined`
+ * when the API is not loaded, or the tracer throws (the call then runs untraced). Never throws.
+ */
+export function startToolSpan(
+  registry: RegistryView,
+  request: InvocationRequest,
+): ToolSpan | undefined {
+  const api = otel.module;
+  if (api === undefined) return undefined;
+  try {
+    const name = typeof request.name === 'string' ? request.name : describeThrown(request.name);
+    const attributes: Otel.Attributes = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': name,
+      'gen_ai.tool.type': 'function',
+      'gen_ai.conversation.id': request.options.context?.sessionId ?? registry.sessionId,
+    };
+    if (request.callId !== undefined) attributes['gen_ai.tool.call.id'] = request.callId;
+    const description = registry.entries.get(name)?.tool.description;
+    if (typeof description === 'string') attributes['gen_ai.tool.description'] = description;
+    const parent = api.context.active();
+    const span = api.trace
+      .getTracer('@agcore/tools-registry')
+      .startSpan(`execute_tool ${name}`, { kind: api.SpanKind.INTERNAL, attributes }, parent);
+    return new ActiveToolSpan(api, span, api.trace.setSpan(parent, span), registry.tracing);
+  } catch {
+    return undefined;
+  }
+}
+
+class ActiveToolSpan implements ToolSpan {
+  readonly traceId: string;
+
+  constructor(
+    private readonly api: typeof Otel,
+    private readonly span: Otel.Span,
+    private readonly context: Otel.Context,
+    private readonly options: ToolTracingOptions | undefined,
+  ) {
+    this.traceId = span.spanContext().traceId;
+  }
+
+  run<T>(body: () => T): T {
+    let ran = false;
+    let result: T | undefined;
+    const wrapped = (): T => {
+      ran = true;
+      result = body();
+      return result;
+    };
+    try {
+      return this.api.context.with(this.context, wrapped);
+    } catch {
+      // A context manager that throws must not cost the call: run it (once) without.
+      if (ran) return result as T;
+      return body();
+    }
+  }
+
+  end(invocation: ToolInvocation): void {
+    try {
+      const { span } = this;
+      const { output } = invocation;
+      if (this.options?.recordContent === true) {
+        span.setAttribute(
+          'gen_ai.tool.call.arguments',
+          JSON.stringify(toJsonPreview(invocation.input, contentLimits)),
+        );
+        if (output.ok) {
+          span.setAttribute(
+            'gen_ai.tool.call.result',
+            JSON.stringify(toJsonPreview(output.value, contentLimits)),
+          );
+        }
+      }
+      if (!output.ok && output.awaitingInput !== undefined) {
+        // A question to a person is the call's own outcome, not an error.
+        span.setAttribute('agcore.tool.awaiting_input', true);
+      } else if (!output.ok) {
+        span.setAttribute('error.type', output.error.code);
+        span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: output.error.message });
+      }
+      span.end();
+    } catch {
+      // A span processor that throws must not change the call's outcome.
+    }
+  }
+}
