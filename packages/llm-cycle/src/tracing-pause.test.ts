@@ -18,13 +18,13 @@ function tools(): ToolRegistry {
     defineTool({
       name: 'get_weather',
       description: 'Weather',
-      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
       execute: async ({ city }) => ({ city, temperature: 22 }),
     }),
     defineTool({
       name: 'delete_file',
       description: 'Deletes a file',
-      parameters: { type: 'object', properties: { path: { type: 'string' } } },
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
       needsApproval: true,
       execute: async ({ path }) => ({ deleted: path }),
     }),
