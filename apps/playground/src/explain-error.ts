@@ -43,6 +43,10 @@ function explainLlmError(error: LlmError, model: ModelSettings | undefined): str
       : `${where}/chat/completions was not found (HTTP 404). Check --base-url: it should end where /chat/completions lives, such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1.`;
     return `${hint}\n  server said: ${error.message}`;
   }
+  if (error.code === 'invalid_response') {
+    const type = /content type '([^']*)'/.exec(error.message)?.[1];
+    if (type !== undefined) return notTheApi(where, type, error.responseBody);
+  }
   if (error.code === 'network') {
     return `Cannot reach ${where}: ${error.message}. Is the server running, and is --base-url right?`;
   }
@@ -50,4 +54,11 @@ function explainLlmError(error: LlmError, model: ModelSettings | undefined): str
     return `${error.message} In the playground, raise it with --idle-timeout MS (or AGCORE_IDLE_TIMEOUT_MS).`;
   }
   return `${error.code}: ${error.message}`;
+}
+
+/** A 2xx answer that is not Chat Completions: a web page, a proxy's sign-in, another API. */
+function notTheApi(where: string, contentType: string, firstBytes: string | undefined): string {
+  const media = contentType.split(';')[0]?.trim() || 'no content type';
+  const what = media.includes('html') ? `a web page (${media})` : `'${media}'`;
+  return `${where} answered with ${what}, not the Chat Completions API. Check --base-url (or OPENAI_BASE_URL): it should be the API root that /chat/completions is appended to, such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1.\n  first bytes: ${firstBytes || '(empty)'}`;
 }

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,6 +197,41 @@ describe('bad input: a clear message, a non-zero exit, never a stack trace', () 
     expect(result.stderr).toContain(
       'hint: give it more time with --timeout MS (this call had 100 ms)',
     );
+  });
+});
+
+describe('a base URL that is a web page, not the API', () => {
+  it('says the answer was a web page and names --base-url', async () => {
+    const page = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        '<!doctype html><html><head><title>Welcome</title></head><body>Sign in</body></html>',
+      );
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const { port } = page.address() as AddressInfo;
+    try {
+      const result = await runCli([
+        '--flow',
+        'weather',
+        '--base-url',
+        `http://127.0.0.1:${port}`,
+        '--model',
+        'm',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `http://127.0.0.1:${port} answered with a web page (text/html), not the Chat Completions API.`,
+      );
+      expect(result.stderr).toContain(
+        'Check --base-url (or OPENAI_BASE_URL): it should be the API root',
+      );
+      expect(result.stderr).toContain('<!doctype html>');
+      expect(result.stderr).not.toMatch(noStack);
+    } finally {
+      page.closeAllConnections();
+      await new Promise((resolve) => page.close(resolve));
+    }
   });
 });
 

@@ -551,8 +551,17 @@ async function main(): Promise<void> {
       .map((load) => load.toFixed(1))
       .join(
         ' ',
-      )}\n\n${lines.join('\n')}\n\n${longLines.join('\n')}\n\n${pauseLines.join('\n')}\n\n`,
+      )}\n\n${lines.join('\n')}\n\n${longLines.join('\n')}\n\n${pauseLines.join('\n')}\n\n${whereFigures()}\n\n`,
   );
+}
+
+/** Which published figures this run compares with: they depend on the Node version. */
+function whereFigures(): string {
+  return [
+    `Targets above are this bench's own (both loops in one process). Compare this run with the table for Node ${process.versions.node.split('.')[0]} in`,
+    'packages/llm-cycle/README.md#bench. The root README and docs/benchmarks.md publish `pnpm bench:peers` (each framework in',
+    'its own process, Node 22): in packages/llm-cycle, `npx -y node@22 --import tsx src/cycle.bench.ts` runs this bench on that Node.',
+  ].join('\n');
 }
 
 if (process.argv.includes('--server')) {

@@ -68,7 +68,7 @@ export interface LlmErrorOptions {
   readonly toolName?: string;
   /** The last response, for `max_turns_exceeded`. */
   readonly response?: ChatResponse;
-  /** The raw error body of the server, when there was one (at most 4 KiB). */
+  /** The raw error body of the server, when there was one (at most 4 KiB); for an answer that is not Chat Completions, its first bytes (redacted). */
   readonly responseBody?: string;
 }
 

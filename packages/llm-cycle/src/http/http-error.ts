@@ -43,6 +43,7 @@ export function notChatCompletions(
   return new LlmError(
     'invalid_response',
     `${where} answered with content type '${contentType || 'none'}', which is not a Chat Completions answer (first bytes: ${first === '' ? '(empty)' : JSON.stringify(first)}). Check baseURL: it should be the API root that /chat/completions is appended to, e.g. https://api.openai.com/v1.`,
+    { responseBody: first },
   );
 }
 
