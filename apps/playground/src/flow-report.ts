@@ -35,8 +35,7 @@ export interface FlowEnd {
  * flow ended as intended, 130 when cancelled, the error's own code for bad input, 1 otherwise.
  */
 export function reportFlowEnd(end: FlowEnd): number {
-  const { flow, context, model, terminal, json, outcome, failure, stats } = end;
-  const c = terminal.colors;
+  const { flow, context, model, outcome, failure, stats } = end;
   const expected = flow.expects(context);
   // The scripted model follows the flow's script, so its ending is known. A real model
   // decides for itself (it may answer without the refused call, or stop before maxTurns):
@@ -54,28 +53,51 @@ export function reportFlowEnd(end: FlowEnd): number {
         : failure instanceof PlaygroundError
           ? failure.exitCode
           : ExitCode.failed;
-  const summary = summarize(stats, model.kind === 'scripted');
-  const conversation = conversationOf(end.history);
-  const hint = flow.hint?.(context, outcome);
-  const explained = failure === undefined ? undefined : explainError(failure, model);
+  const report: EndReport = {
+    expected,
+    asIntended,
+    exitCode,
+    summary: summarize(stats, model.kind === 'scripted'),
+    hint: flow.hint?.(context, outcome),
+    explained: failure === undefined ? undefined : explainError(failure, model).message,
+  };
+  if (end.json !== undefined) writeJsonEnd(end, end.json, report);
+  else writeTextEnd(end, report);
+  return exitCode;
+}
 
-  if (json !== undefined) {
-    json.write({
-      type: 'run_finished',
-      flow: flow.name,
-      outcome,
-      expected,
-      exitCode,
-      ...(explained === undefined ? {} : { error: toJsonError(failure, explained.message) }),
-      ...(hint === undefined ? {} : { hint }),
-      ...(end.saved === undefined ? {} : { stateFile: end.saved.path, resume: end.saved.command }),
-      summary,
-      ...(end.scriptStepsLeft === undefined ? {} : { scriptStepsLeft: end.scriptStepsLeft }),
-      history: end.history,
-    });
-    return exitCode;
-  }
+/** What the end of a run says, worked out once for both outputs. */
+interface EndReport {
+  readonly expected: FlowExpectation;
+  readonly asIntended: boolean;
+  readonly exitCode: number;
+  readonly summary: ReturnType<typeof summarize>;
+  readonly hint: string | undefined;
+  /** The failure explained, when there is one. */
+  readonly explained: string | undefined;
+}
 
+function writeJsonEnd(end: FlowEnd, json: JsonTimeline, report: EndReport): void {
+  const { hint, explained } = report;
+  json.write({
+    type: 'run_finished',
+    flow: end.flow.name,
+    outcome: end.outcome,
+    expected: report.expected,
+    exitCode: report.exitCode,
+    ...(explained === undefined ? {} : { error: toJsonError(end.failure, explained) }),
+    ...(hint === undefined ? {} : { hint }),
+    ...(end.saved === undefined ? {} : { stateFile: end.saved.path, resume: end.saved.command }),
+    summary: report.summary,
+    ...(end.scriptStepsLeft === undefined ? {} : { scriptStepsLeft: end.scriptStepsLeft }),
+    history: end.history,
+  });
+}
+
+function writeTextEnd(end: FlowEnd, report: EndReport): void {
+  const { terminal, outcome, model, flow } = end;
+  const c = terminal.colors;
+  const why = report.explained ?? String(end.failure);
   terminal.out.write('\n');
   if (outcome === 'complete') {
     terminal.out.write(`${c.green('✔ done')}\n`);
@@ -87,15 +109,14 @@ export function reportFlowEnd(end: FlowEnd): number {
     terminal.out.write(
       `${c.yellow('⏹ cancelled')}: the request and the running tools were stopped; the history below is whole.\n`,
     );
-  } else if (asIntended) {
+  } else if (report.asIntended) {
     // The ending this flow demonstrates is its normal output (exit 0), so it goes to stdout.
-    terminal.out.write(
-      `${c.yellow('● ended as this flow shows')}: ${explained?.message ?? String(failure)}\n`,
-    );
+    terminal.out.write(`${c.yellow('● ended as this flow shows')}: ${why}\n`);
   } else {
-    terminal.err.write(`${c.red('✗ failed')}: ${explained?.message ?? String(failure)}\n`);
+    terminal.err.write(`${c.red('✗ failed')}: ${why}\n`);
   }
-  if (hint !== undefined) terminal.out.write(`${c.cyan('hint')}: ${hint}\n`);
+  if (report.hint !== undefined) terminal.out.write(`${c.cyan('hint')}: ${report.hint}\n`);
+  const conversation = conversationOf(end.history);
   const showHistory = end.showHistory || (outcome !== 'complete' && outcome !== 'paused');
   if (conversation.length > 0 && showHistory) {
     terminal.out.write(
@@ -105,6 +126,7 @@ export function reportFlowEnd(end: FlowEnd): number {
   }
   // A run that failed before the model answered once (a wrong key, an unknown model) has
   // nothing to sum up; the error above says it all.
+  const { summary } = report;
   if (outcome !== 'failed' || summary.turns > 0 || summary.toolCalls > 0) {
     terminal.out.write(`\n${c.bold('summary')}\n${renderSummary(summary, c, terminal.columns)}\n`);
   }
@@ -113,7 +135,6 @@ export function reportFlowEnd(end: FlowEnd): number {
       `${c.dim('next: --list shows every flow · tools lists the tools · chat talks to them · --help for the rest')}\n`,
     );
   }
-  return exitCode;
 }
 
 function toJsonError(error: unknown, message: string): object {

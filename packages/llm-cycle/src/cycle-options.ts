@@ -132,26 +132,12 @@ export interface ResolvedCycleOptions {
 export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOptions {
   const stateSecret = checkSecret(options.stateSecret);
   const state = restoredState(options, stateSecret);
-  const history = state?.messages ?? options.messages;
-  const [first, ...rest] = history ?? [];
-  const saved = first?.role === 'system' ? first : undefined;
-  if (
-    saved !== undefined &&
-    options.systemPrompt !== undefined &&
-    saved.content !== options.systemPrompt
-  ) {
-    throw new TypeError(
-      'LlmCycle: `messages` (or the history of `state`) starts with a system message that differs from `systemPrompt`; give the system prompt once.',
-    );
-  }
+  const { system, history } = startingHistory(options, state?.messages ?? options.messages);
   return {
     provider: options.provider,
     model: options.model,
-    system:
-      options.systemPrompt === undefined
-        ? saved
-        : { role: 'system', content: options.systemPrompt },
-    history: history === undefined ? [] : saved === undefined ? [...history] : rest,
+    system,
+    history,
     maxTurns: checked(
       'maxTurns',
       options.maxTurns ?? 10,
@@ -192,6 +178,31 @@ export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOpti
     maxRepeats: resolveLoopDetection(options.loopDetection),
     stopWhen: resolveStopWhen(options.stopWhen),
     tracing: options.tracing === false ? undefined : (options.tracing ?? {}),
+  };
+}
+
+/** The system message and the history to start from (`messages`, or the state's). */
+function startingHistory(
+  options: LlmCycleOptions,
+  given: readonly ChatMessage[] | undefined,
+): { system: SystemMessage | undefined; history: ChatMessage[] } {
+  const [first, ...rest] = given ?? [];
+  const saved = first?.role === 'system' ? first : undefined;
+  if (
+    saved !== undefined &&
+    options.systemPrompt !== undefined &&
+    saved.content !== options.systemPrompt
+  ) {
+    throw new TypeError(
+      'LlmCycle: `messages` (or the history of `state`) starts with a system message that differs from `systemPrompt`; give the system prompt once.',
+    );
+  }
+  return {
+    system:
+      options.systemPrompt === undefined
+        ? saved
+        : { role: 'system', content: options.systemPrompt },
+    history: given === undefined ? [] : saved === undefined ? [...given] : rest,
   };
 }
 
