@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolError } from '@agcore/tools-core';
+import { awaitInput, ToolError } from '@agcore/tools-core';
 import type { ToolInvocation } from '@agcore/tools-registry';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLog, auditSecrets } from './audit-log.js';
@@ -60,6 +60,25 @@ describe('AuditLog', () => {
       traceId: 't',
       durationMs: 1.235,
     });
+  });
+
+  it('writes a tool that asks back as its own outcome, awaiting_input, with its question redacted', () => {
+    const log = AuditLog.open(join(dir, 'asked.jsonl'), ['sk-live-123456']);
+    const asked = awaitInput({ prompt: 'Freeze sk-live-123456?', data: { amount: 9000 } });
+    const line = log.line(
+      invocation(
+        { amount: 9000 },
+        { ok: false, error: new ToolError('other', 'asks a person'), awaitingInput: asked },
+      ),
+      undefined,
+    );
+    void log.close();
+    const record = JSON.parse(line);
+    expect(record).toMatchObject({
+      outcome: 'awaiting_input',
+      question: { prompt: 'Freeze [redacted]?', data: { amount: 9000 } },
+    });
+    expect(record.error).toBeUndefined();
   });
 
   it('redacts secrets in arguments, results and error messages, escaped forms included', () => {

@@ -18,8 +18,9 @@ const maxLineLength = 64 * 1024;
 /**
  * `--audit FILE`: one JSON line per tool invocation, written by the registry's `onInvocation`
  * hook. Fields: `time`, `tool`, `category` (`built-in` or `mcp:SERVER`), `callId`,
- * `sessionId`, `traceId`, `arguments`, `outcome` (`ok` or `error`), `result` or `error`
- * (`{ code, message }`), `durationMs`. Every string is redacted with the named secrets; hostile
+ * `sessionId`, `traceId`, `arguments`, `outcome` (`ok`, `error`, or `awaiting_input` for a tool
+ * that asks back), `result`, `error` (`{ code, message }`) or `question` (`{ prompt, data? }`),
+ * `durationMs`. Every string is redacted with the named secrets; hostile
  * arguments (cycles, proxies, huge values) are written as far as they can be read, bounded.
  */
 export class AuditLog {
@@ -81,10 +82,12 @@ export class AuditLog {
       sessionId: invocation.sessionId ?? null,
       traceId: invocation.traceId ?? null,
       arguments: args,
-      outcome: output.ok ? 'ok' : 'error',
+      outcome: output.ok ? 'ok' : output.awaitingInput !== undefined ? 'awaiting_input' : 'error',
       ...(output.ok
         ? { result: result ?? null }
-        : { error: { code: output.error.code, message: this.#clean(output.error.message) } }),
+        : output.awaitingInput !== undefined
+          ? { question: this.#clean(output.awaitingInput) }
+          : { error: { code: output.error.code, message: this.#clean(output.error.message) } }),
       durationMs: Math.round(invocation.durationMs * 1000) / 1000,
     });
     const args = this.#clean(invocation.input);

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { readFile, realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { type AnyTool, defineTool, type JsonObject, ToolError } from '@agcore/tools-core';
+import { createDeleteFileTool, transferMoneyTool } from './approval-tools.js';
 import { evaluateExpression } from './expression.js';
+import { sandboxPath } from './sandbox.js';
 
 /** Where the built-in tools live and what they may touch. */
 export interface BuiltinToolOptions {
@@ -127,32 +128,7 @@ export function createReadFileTool(sandboxDir: string): AnyTool {
     },
     requiredPermissions: ['read'],
     execute: async ({ path: requested }) => {
-      const root = await realpath(sandboxDir);
-      const target = path.resolve(root, requested);
-      const outside = (candidate: string) =>
-        candidate !== root && !candidate.startsWith(root + path.sep);
-      if (outside(target)) {
-        throw new ToolError(
-          'execution_failed',
-          `'${requested}' is outside the sandbox; read_file only reads files under the sandbox directory.`,
-          { toolName: 'read_file' },
-        );
-      }
-      let resolved: string;
-      try {
-        resolved = await realpath(target);
-      } catch {
-        throw new ToolError('execution_failed', `No such file in the sandbox: '${requested}'.`, {
-          toolName: 'read_file',
-        });
-      }
-      if (outside(resolved)) {
-        throw new ToolError(
-          'execution_failed',
-          `'${requested}' links outside the sandbox; read_file refuses it.`,
-          { toolName: 'read_file' },
-        );
-      }
+      const resolved = await sandboxPath(sandboxDir, requested, 'read_file', 'reads');
       const info = await stat(resolved);
       if (!info.isFile()) {
         throw new ToolError('execution_failed', `'${requested}' is not a file.`, {
@@ -272,5 +248,7 @@ export function createBuiltinTools(options: BuiltinToolOptions): AnyTool[] {
     createReadFileTool(options.sandboxDir),
     createRunShellTool(options.sandboxDir),
     slowTaskTool as AnyTool,
+    createDeleteFileTool(options.sandboxDir),
+    transferMoneyTool as AnyTool,
   ];
 }

@@ -133,7 +133,11 @@ export async function callCommand(
       terminal.err.write(
         `${c.red('✗')} ${c.bold(name)} ${c.dim(formatDuration(invocation.durationMs))} ${c.red(`${output.error.code}: ${output.error.message}`)}\n`,
       );
-      if (output.error.code === 'permission_denied') {
+      if (output.awaitingInput !== undefined) {
+        terminal.err.write(
+          `${c.cyan('hint')}: ${name} asks a person: ${output.awaitingInput.prompt} A call answers that only in a run: --flow ask-back, or chat.\n`,
+        );
+      } else if (output.error.code === 'permission_denied') {
         terminal.err.write(
           `${c.cyan('hint')}: allow what it needs with --allow (e.g. --allow ${session.permissionsOf(name).join(',')}).\n`,
         );

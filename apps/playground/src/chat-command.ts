@@ -2,6 +2,8 @@ import readline from 'node:readline';
 import { LlmCycle } from '@agcore/llm-cycle';
 import type { PermissionConfig } from '@agcore/tools-permission';
 import { ScriptedChatProvider, scriptedChatHelp } from './chat-model.js';
+import { type Ask, decide, decisionMap, describeDecision } from './decisions.js';
+import { driveRun } from './drive-run.js';
 import { explainError } from './explain-error.js';
 import { killNow } from './interrupt.js';
 import { describeModel, type ModelSettings } from './model-settings.js';
@@ -219,6 +221,35 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     }
   };
 
+  // One reader of the input for the prompt and for the questions of a paused run: a line read
+  // while a question was cancelled (Ctrl-C) goes to the next reader, never lost.
+  const lines = rl[Symbol.asyncIterator]();
+  let waitingLine: Promise<IteratorResult<string>> | undefined;
+  const nextLine = (): Promise<IteratorResult<string>> => {
+    waitingLine ??= lines.next().finally(() => {
+      waitingLine = undefined;
+    });
+    return waitingLine;
+  };
+  /** Asks inline, at the chat's own prompt; Ctrl-C (the turn's abort) or the end of input: `undefined`. */
+  const askInline =
+    (signal: AbortSignal): Ask =>
+    async (question) => {
+      turnTimeline?.settle();
+      terminal.out.write(question);
+      const aborted = new Promise<undefined>((resolve) => {
+        if (signal.aborted) resolve(undefined);
+        signal.addEventListener('abort', () => resolve(undefined), { once: true });
+      });
+      const next = await Promise.race([nextLine(), aborted]);
+      if (next === undefined || next.done === true) {
+        terminal.out.write('\n');
+        return undefined;
+      }
+      if (!lineEditing) terminal.out.write(`${next.value}\n`);
+      return next.value;
+    };
+
   const runTurn = async (prompt: string): Promise<void> => {
     const controller = new AbortController();
     turn = controller;
@@ -227,13 +258,19 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     const stats = createRunStats();
     let failure: unknown;
     try {
-      for await (const event of cycle.submitStreamWithTools(prompt, session.registry, {
+      const drive = await driveRun({
+        cycle,
+        registry: session.registry,
         signal: controller.signal,
-      })) {
-        timeline.event(event, stats);
-      }
-    } catch (error) {
-      failure = error;
+        prompt,
+        onEvent: (event) => timeline.event(event, stats),
+        onPause: async (waiting) => {
+          const decided = await decide(waiting, {}, askInline(controller.signal), c);
+          for (const item of decided) timeline.line(describeDecision(item, c));
+          return decisionMap(decided);
+        },
+      });
+      failure = drive.failure;
     } finally {
       turn = undefined;
       turnTimeline = undefined;
@@ -265,7 +302,8 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
 
   try {
     prompt();
-    for await (const raw of rl) {
+    for (let next = await nextLine(); next.done !== true; next = await nextLine()) {
+      const raw = next.value;
       promptInterrupts = 0;
       if (!lineEditing) {
         terminal.out.write(`${raw}\n`);

@@ -12,7 +12,7 @@ import { toScriptSteps } from './scripted-model.js';
 
 /** What the scripted chat model understands, shown by `chat` at start and on `/help`. */
 export const scriptedChatHelp =
-  "The scripted model understands: 'weather in CITY', 'calculate EXPR', 'read FILE', 'run COMMAND', 'sum A B' (MCP), 'long SECONDS' (MCP, with progress), 'write TEXT' (MCP filesystem). Use --base-url/--model for a real model.";
+  "The scripted model understands: 'weather in CITY', 'calculate EXPR', 'read FILE', 'run COMMAND', 'sum A B' (MCP), 'long SECONDS' (MCP, with progress), 'write TEXT' (MCP filesystem), 'delete FILE' (needs /allow delete, then your approval), 'transfer AMOUNT to NAME' (asks you above 5000). Use --base-url/--model for a real model.";
 
 /**
  * Decides the scripted chat model's answer from the conversation so far: after tool results it
@@ -81,6 +81,21 @@ export function scriptedChatTurn(
           ],
         };
       },
+    ],
+    [
+      /^delete\s+(\S+)$/i,
+      (match) => ({ toolCalls: [{ name: 'delete_file', arguments: { path: match[1] ?? '' } }] }),
+    ],
+    [
+      /^transfer\s+([\d.]+)\s+to\s+(.+)$/i,
+      (match) => ({
+        toolCalls: [
+          {
+            name: 'transfer_money',
+            arguments: { to: (match[2] ?? '').trim(), amount: Number(match[1]) },
+          },
+        ],
+      }),
     ],
     [
       /^write\s+(.+)$/i,

@@ -1,88 +1,31 @@
 #!/usr/bin/env node
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { callCommand } from './call-command.js';
 import { chatCommand } from './chat-command.js';
+import {
+  type CommonOptions,
+  common,
+  type DecisionOptions,
+  runSettings,
+  withCommonOptions,
+  withDecisionOptions,
+  withModelOptions,
+} from './cli-options.js';
 import { explainError } from './explain-error.js';
 import { defaultFlowName, findFlow, flows } from './flows.js';
 import { readMcpConfig } from './mcp-config.js';
-import { type ModelSettings, resolveModelSettings } from './model-settings.js';
+import type { ModelSettings } from './model-settings.js';
 import { type Observability, startObservability } from './observability.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
-import { buildPolicy, parsePermissionList } from './policy.js';
-import { runFlow } from './run-flow.js';
-import { processTerminal, type Terminal } from './terminal.js';
+import { readRunFile } from './run-file.js';
+import { defaultStateFile, runFlow } from './run-flow.js';
+import type { Terminal } from './terminal.js';
 import { toolsCommand } from './tools-command.js';
 
-interface CommonOptions {
-  readonly color: boolean;
-  readonly json?: boolean;
-  readonly baseUrl?: string;
-  readonly apiKey?: string;
-  readonly model?: string;
-  readonly idleTimeout?: string;
-  readonly scripted?: boolean;
-  readonly mcpConfig?: string;
-  readonly allow?: string[];
-  readonly deny?: string[];
-  readonly trace?: boolean;
-  readonly otlp?: string;
-  readonly audit?: string;
-  readonly auditRedact?: string[];
-}
-
-interface FlowOptions extends CommonOptions {
+interface FlowOptions extends DecisionOptions {
   readonly flow: string;
   readonly list?: boolean;
-  readonly history?: boolean;
-}
-
-const collect = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  value,
-];
-
-/** Adds the options of the commands that talk to a model (a flow, chat). */
-function withModelOptions(command: Command): Command {
-  return withCommonOptions(
-    command
-      .addOption(
-        new Option('--base-url <url>', 'OpenAI-compatible API root').env('OPENAI_BASE_URL'),
-      )
-      .addOption(new Option('--api-key <key>', 'API key for --base-url').env('OPENAI_API_KEY'))
-      .addOption(new Option('--model <name>', 'model name at --base-url').env('AGCORE_MODEL'))
-      .addOption(
-        new Option(
-          '--idle-timeout <ms>',
-          'give up when --base-url sends nothing for this long (default 60000)',
-        ).env('AGCORE_IDLE_TIMEOUT_MS'),
-      )
-      .option('--scripted', 'use the scripted model even when the environment names a real one'),
-  );
-}
-
-/** Adds the options every command shares (`tools` and `call` use no model). */
-function withCommonOptions(command: Command): Command {
-  return command
-    .option('--json', 'print one JSON object per line (for scripts)')
-    .option('--no-color', 'plain text (also: NO_COLOR=1, or any pipe)')
-    .option('--mcp-config <file>', 'more MCP servers, from a mcp.json ({"mcpServers": {...}})')
-    .option(
-      '--allow <permissions>',
-      'allow permissions (comma-separated, repeatable): read, write, delete, network, shell, filesystem',
-      collect,
-    )
-    .option('--deny <permissions>', 'deny permissions (comma-separated, repeatable)', collect)
-    .option('--trace', 'print the OpenTelemetry span tree after the run')
-    .option(
-      '--otlp <url>',
-      'export the spans to an OTLP/HTTP collector (e.g. http://localhost:4318)',
-    )
-    .option('--audit <file>', 'append one JSON line per tool call to this file')
-    .option(
-      '--audit-redact <names>',
-      'environment variables whose values --audit redacts (comma-separated, repeatable)',
-      collect,
-    );
+  readonly stateFile?: string;
 }
 
 /** What `--trace`, `--otlp` and `--audit` started, finished when the command ends. */
@@ -107,30 +50,8 @@ async function observe(
     observing = { observability, terminal, json: options.json === true };
 }
 
-function common(options: CommonOptions): {
-  terminal: Terminal;
-  policy: ReturnType<typeof buildPolicy>;
-  model: ReturnType<typeof resolveModelSettings>;
-} {
-  const terminal = processTerminal({ color: options.color });
-  const allow = parsePermissionList(options.allow ?? [], '--allow');
-  const deny = parsePermissionList(options.deny ?? [], '--deny');
-  // Commander already folded the environment variables into the options.
-  const model = resolveModelSettings(
-    {
-      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-      ...(options.model === undefined ? {} : { model: options.model }),
-      ...(options.idleTimeout === undefined ? {} : { idleTimeout: options.idleTimeout }),
-      ...(options.scripted === undefined ? {} : { scripted: options.scripted }),
-    },
-    {},
-  );
-  return { terminal, policy: buildPolicy(allow, deny), model };
-}
-
 /** The commands besides running a flow, for the message about an unknown one. */
-const commandNames = ['chat', 'tools', 'call'];
+const commandNames = ['chat', 'tools', 'call', 'resume'];
 
 /** A word where a command was expected: says what exists, and `--flow` when it names a flow. */
 function unknownCommand(word: string): PlaygroundError {
@@ -185,6 +106,8 @@ Examples (at the repository root, \`pnpm playground\` runs agcore-playground):
   agcore-playground                        the default flow on the scripted model (no API key)
   agcore-playground --flow cancel          press Ctrl-C while the tool runs
   agcore-playground --flow filesystem --allow write
+  agcore-playground --flow approve --approve yes    (on a terminal it asks y/n per call)
+  agcore-playground --flow resume --state-file run.json && agcore-playground resume run.json --approve yes
   agcore-playground tools                  every tool, its source and permissions
   agcore-playground call get_weather '{"city": "Paris"}'
   agcore-playground chat                   talk to the tools (/help inside)
@@ -192,16 +115,19 @@ Examples (at the repository root, \`pnpm playground\` runs agcore-playground):
 `,
   );
 
-withModelOptions(program)
+withDecisionOptions(withModelOptions(program))
   .option('-f, --flow <name>', `the flow to run (see --list)`, defaultFlowName)
   .option('-l, --list', 'list the flows with one line each')
-  .option('--history', 'print the message history at the end of every run')
+  .option(
+    '--state-file <file>',
+    `where --flow resume writes the paused run (default ${defaultStateFile})`,
+  )
   .action(async (options: FlowOptions, command: Command) => {
     const [word] = command.args;
     if (word !== undefined) throw unknownCommand(word);
-    const { terminal, policy, model } = common(options);
+    const settings = runSettings(options);
     if (options.list === true) {
-      listFlows(terminal, options.json === true);
+      listFlows(settings.terminal, options.json === true);
       return;
     }
     const flow = findFlow(options.flow);
@@ -210,16 +136,32 @@ withModelOptions(program)
         `Unknown flow '${options.flow}'. Flows: ${flows.map((item) => item.name).join(', ')} (--list describes them).`,
       );
     }
-    await observe(options, terminal, model);
+    await observe(options, settings.terminal, settings.model);
     exitCode = await runFlow(flow, {
-      terminal,
-      model,
-      policy,
-      json: options.json === true,
-      showHistory: options.history === true,
-      ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
+      ...settings,
+      ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
     });
   });
+
+withDecisionOptions(
+  withModelOptions(
+    program
+      .command('resume')
+      .description('go on with a paused run that --flow resume wrote to a file (another process)')
+      .argument('<file>', 'the paused run (see --flow resume --state-file FILE)'),
+  ),
+).action(async (file: string, options: DecisionOptions) => {
+  const settings = runSettings(options);
+  const saved = await readRunFile(file);
+  const flow = findFlow(saved.flow);
+  if (flow === undefined) {
+    throw new PlaygroundError(
+      `${file} is a paused run of flow '${saved.flow}', which this playground does not have.`,
+    );
+  }
+  await observe(options, settings.terminal, settings.model);
+  exitCode = await runFlow(flow, { ...settings, resume: { path: file, state: saved.state } });
+});
 
 withModelOptions(
   program

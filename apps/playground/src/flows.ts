@@ -1,58 +1,14 @@
 import path from 'node:path';
-import type { JsonObject, Permission } from '@agcore/tools-core';
-import type { BundledServer } from './bundled-servers.js';
+import type { Flow, ScriptedTurn } from './flow-types.js';
+import { approveFlow, askBackFlow, loopFlow, resumeFlow } from './flows-approval.js';
 
-/** One tool call in a scripted model answer. `arguments` as a string is sent verbatim. */
-export interface ScriptedToolCall {
-  readonly name: string;
-  readonly arguments: JsonObject | string;
-}
-
-/** One scripted model answer: text, tool calls, or both. */
-export interface ScriptedTurn {
-  readonly text?: string;
-  readonly toolCalls?: readonly ScriptedToolCall[];
-}
-
-/** What a flow's script may depend on. */
-export interface FlowContext {
-  /** The sandbox directory (the file tools' root). */
-  readonly sandboxDir: string;
-  /** Whether the permission policy in force allows a tool that needs these permissions. */
-  readonly allows: (permissions: readonly Permission[]) => boolean;
-}
-
-/** How a flow ends when everything works as intended. */
-export type FlowExpectation =
-  | 'complete'
-  | 'permission_denied'
-  | 'max_turns_exceeded'
-  | 'cancelled'
-  | 'any';
-
-/** A demo: a prompt, the tools it needs, and what the scripted model answers. */
-export interface Flow {
-  /** The name given to `--flow`. */
-  readonly name: string;
-  /** One line for `--list`. */
-  readonly summary: string;
-  /** The bundled MCP servers the flow starts. */
-  readonly servers: readonly BundledServer[];
-  /** The user's prompt (also what a real model receives). */
-  prompt(context: FlowContext): string;
-  /** The scripted model's answers, in order. */
-  script(context: FlowContext): ScriptedTurn[];
-  /** How the loop is expected to end (the exit code is 0 then). */
-  expects(context: FlowContext): FlowExpectation;
-  /** Overrides of the cycle's limits. */
-  readonly maxTurns?: number;
-  readonly toolTimeoutMs?: number;
-  readonly maxToolResultBytes?: number;
-  /** A line printed before the run (what to do, what to watch). */
-  readonly note?: string;
-  /** A line printed after the run, given how it ended. */
-  hint?(context: FlowContext, outcome: FlowExpectation | 'failed'): string | undefined;
-}
+export type {
+  Flow,
+  FlowContext,
+  FlowExpectation,
+  ScriptedToolCall,
+  ScriptedTurn,
+} from './flow-types.js';
 
 const tour: Flow = {
   name: 'tour',
@@ -329,6 +285,10 @@ export const flows: readonly Flow[] = [
   truncation,
   timeout,
   cancel,
+  approveFlow,
+  askBackFlow,
+  resumeFlow,
+  loopFlow,
 ];
 
 /** The flow `pnpm playground` runs when no `--flow` is given. */

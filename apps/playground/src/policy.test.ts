@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PlaygroundError } from './playground-error.js';
-import { buildPolicy, parsePermissionList } from './policy.js';
+import { allowForFlow, buildPolicy, parsePermissionList } from './policy.js';
 
 describe('--allow / --deny', () => {
   it('starts from the default policy; --allow lifts a denial, --deny wins', () => {
@@ -28,5 +28,17 @@ describe('--allow / --deny', () => {
       'custom:billing',
     ]);
     expect(() => parsePermissionList(['root'], '--allow')).toThrow(PlaygroundError);
+  });
+});
+
+describe('a flow that allows a permission', () => {
+  it('lifts the default denial, but never what --deny named', () => {
+    expect(allowForFlow(buildPolicy([], []), ['delete'], [])).toEqual({
+      allowed: ['read', 'network', 'delete'],
+      denied: ['shell'],
+      allowUnspecified: true,
+    });
+    const denied = buildPolicy([], ['delete']);
+    expect(allowForFlow(denied, ['delete'], ['delete'])).toEqual(denied);
   });
 });

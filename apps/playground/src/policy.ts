@@ -53,3 +53,21 @@ export function describePolicy(policy: PermissionConfig): string {
   const list = (items: readonly string[]) => (items.length === 0 ? '(none)' : items.join(', '));
   return `allow ${list(policy.allowed)} · deny ${list(policy.denied)} · tools declaring nothing: ${policy.allowUnspecified ? 'allowed' : 'refused'}`;
 }
+
+/**
+ * The policy of a flow that allows `extra` on top of `policy` (a flow whose tool a person
+ * guards instead), except what the user denied with `--deny`, which always wins.
+ */
+export function allowForFlow(
+  policy: PermissionConfig,
+  extra: readonly Permission[],
+  explicitDeny: readonly Permission[],
+): PermissionConfig {
+  const lifted = extra.filter((permission) => !explicitDeny.includes(permission));
+  if (lifted.length === 0) return policy;
+  return {
+    allowed: [...new Set([...policy.allowed, ...lifted])],
+    denied: policy.denied.filter((permission) => !lifted.includes(permission)),
+    allowUnspecified: policy.allowUnspecified,
+  };
+}

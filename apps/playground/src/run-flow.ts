@@ -1,54 +1,59 @@
+import path from 'node:path';
 import {
   type ChatProvider,
   createOpenAICompatibleProvider,
+  type Interruption,
   LlmCycle,
   LlmError,
+  type RunState,
 } from '@agcore/llm-cycle';
 import type { ScriptedProvider } from '@agcore/llm-cycle/testing';
+import type { Permission } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
-import { explainError } from './explain-error.js';
-import type { Flow, FlowContext, FlowExpectation } from './flows.js';
+import {
+  type DecisionFlags,
+  decide,
+  decisionMap,
+  describeDecision,
+  terminalAsk,
+} from './decisions.js';
+import { driveRun } from './drive-run.js';
+import { type RunOutcome, reportFlowEnd } from './flow-report.js';
+import type { Flow, FlowContext } from './flows.js';
 import { Interrupt, killNow } from './interrupt.js';
 import { readMcpConfig } from './mcp-config.js';
 import { describeModel, type ModelSettings } from './model-settings.js';
-import { ExitCode } from './playground-error.js';
-import { describePolicy } from './policy.js';
-import { conversationOf, renderHistory, renderSummary, summarize } from './report.js';
+import { ExitCode, PlaygroundError } from './playground-error.js';
+import { allowForFlow, describePolicy } from './policy.js';
+import { writeRunFile } from './run-file.js';
 import { createRunStats } from './run-stats.js';
 import { createScriptedModel } from './scripted-model.js';
 import { PlaygroundSession } from './session.js';
 import type { Terminal } from './terminal.js';
 import { JsonTimeline, PrettyTimeline, type Timeline } from './timeline.js';
 
+export type { RunOutcome } from './flow-report.js';
+
 /** The system prompt every flow (and `chat`) uses with a real model. */
 export const systemPrompt =
   'You are the agcore playground assistant. Use the tools you are given to answer; call several at once when they are independent. Keep answers short.';
 
-/** How the CLI asked a flow to run. */
-export interface RunSettings {
-  readonly model: ModelSettings;
-  readonly terminal: Terminal;
-  readonly json: boolean;
-  readonly policy: PermissionConfig;
-  readonly mcpConfigPath?: string;
-  /** Print the history even when the run ended normally. */
-  readonly showHistory: boolean;
-}
-
-/** How a run ended. */
-export type RunOutcome = Exclude<FlowExpectation, 'any'> | 'failed';
-
-/** Makes the provider for the settings (the flow's script for the scripted model). */
+/**
+ * Makes the provider for the settings (the flow's script for the scripted model, without the
+ * first `used` answers: those a resumed run already had).
+ */
 export function createProvider(
   settings: ModelSettings,
   script: Parameters<typeof createScriptedModel>[0],
   paced: boolean,
+  used = 0,
 ): { provider: ChatProvider; scripted?: ScriptedProvider } {
   if (settings.kind === 'scripted') {
-    const { provider, script: scripted } = createScriptedModel(script, {
-      delayMs: paced ? 25 : 0,
-      estimateUsage: true,
-    });
+    const { provider, script: scripted } = createScriptedModel(
+      script,
+      { delayMs: paced ? 25 : 0, estimateUsage: true },
+      used,
+    );
     return { provider, scripted };
   }
   return {
@@ -64,45 +69,96 @@ export function createProvider(
 export function outcomeOf(error: unknown, cancelled: boolean): RunOutcome {
   if (error === undefined) return 'complete';
   if (cancelled) return 'cancelled';
+  if (error instanceof PlaygroundError && error.exitCode === ExitCode.interrupted) {
+    return 'cancelled';
+  }
   if (!LlmError.isInstance(error)) return 'failed';
   if (error.code === 'cancelled') return 'cancelled';
   if (error.code === 'max_turns_exceeded') return 'max_turns_exceeded';
+  if (error.code === 'loop_detected') return 'loop_detected';
   const cause = error.cause as { code?: unknown } | undefined;
   if (error.code === 'tool_error' && cause?.code === 'permission_denied')
     return 'permission_denied';
   return 'failed';
 }
 
+/** How the CLI asked a flow to run. */
+export interface RunSettings {
+  readonly model: ModelSettings;
+  readonly terminal: Terminal;
+  readonly json: boolean;
+  readonly policy: PermissionConfig;
+  /** The permissions denied with `--deny` (a flow's own `allow` never lifts them). */
+  readonly deny: readonly Permission[];
+  readonly mcpConfigPath?: string;
+  /** Print the history even when the run ended normally. */
+  readonly showHistory: boolean;
+  /** `--approve` / `--answer`: decisions for runs that cannot ask a person. */
+  readonly decisions: DecisionFlags;
+  /** Where a flow that saves its paused run writes it (`--state-file`). */
+  readonly stateFile?: string;
+  /** A paused run to go on with (`resume FILE`). */
+  readonly resume?: { readonly path: string; readonly state: RunState };
+}
+
+/** Where `--flow resume` writes its paused run without `--state-file`. */
+export const defaultStateFile = 'agcore-playground-run.json';
+
 /**
- * Runs one flow end to end: starts its MCP servers, streams the loop's events to the
- * timeline, prints the outcome, the history when the loop did not end normally, and the
- * summary; stops every server. Ctrl-C cancels the running request and tools.
+ * The HMAC secret of run states, from `AGCORE_STATE_SECRET` (both processes need it).
+ * @throws {PlaygroundError} (exit 2) when it is set but shorter than 32 bytes
+ */
+function stateSecret(): string | undefined {
+  const secret = process.env.AGCORE_STATE_SECRET;
+  if (secret === undefined || secret === '') return undefined;
+  if (Buffer.byteLength(secret) < 32) {
+    throw new PlaygroundError(
+      'AGCORE_STATE_SECRET must be at least 32 bytes (e.g. the output of `openssl rand -hex 32`).',
+    );
+  }
+  return secret;
+}
+
+/**
+ * Runs one flow end to end (or goes on with a paused one): starts its MCP servers, streams the
+ * loop's events to the timeline — getting a decision each time the run pauses, or writing the
+ * paused run to a file for a flow that saves it — prints the outcome and the summary; stops
+ * every server. Ctrl-C cancels the running request and tools.
  *
- * Resolves to the exit code: 0 when the flow ended as intended, 130 when cancelled, 1 on an
- * unexpected failure. @throws {PlaygroundError} when mcp.json is unreadable or malformed, or
- * the session cannot start.
+ * Resolves to the exit code: 0 when the flow ended as intended, 130 when cancelled, 2 when a
+ * decision was needed and no flag gave it, 1 on an unexpected failure.
+ * @throws {PlaygroundError} when mcp.json is unreadable or malformed, the session cannot
+ * start, or a resumed run is not paused. @throws {LlmError} `state_mismatch` for a run file
+ * whose state was altered.
  */
 export async function runFlow(flow: Flow, settings: RunSettings): Promise<number> {
-  const { terminal } = settings;
+  const { terminal, resume } = settings;
   const c = terminal.colors;
+  const secret = stateSecret();
+  const resumedAfterTurns = resume?.state.pending?.turns;
   const timeline: Timeline = settings.json
     ? new JsonTimeline(terminal)
-    : new PrettyTimeline(terminal);
+    : new PrettyTimeline(terminal, resumedAfterTurns === undefined ? {} : { resumedAfterTurns });
   const json = timeline instanceof JsonTimeline ? timeline : undefined;
+  const policy =
+    flow.allow === undefined
+      ? settings.policy
+      : allowForFlow(settings.policy, flow.allow, settings.deny);
 
   // A malformed mcp.json is reported before anything else is printed.
   const mcpConfig =
     settings.mcpConfigPath === undefined ? undefined : await readMcpConfig(settings.mcpConfigPath);
   if (json === undefined) {
+    const from = resume === undefined ? '' : c.dim(` (resumed from ${resume.path})`);
     terminal.out.write(
-      `${c.bold('agcore playground')} ${c.dim('·')} flow ${c.bold(c.cyan(flow.name))} ${c.dim(`— ${flow.summary}`)}\n`,
+      `${c.bold('agcore playground')} ${c.dim('·')} flow ${c.bold(c.cyan(flow.name))}${from} ${c.dim(`— ${flow.summary}`)}\n`,
     );
     terminal.out.write(`${c.dim(describeModel(settings.model))}\n`);
   }
 
   const session = await PlaygroundSession.open({
     servers: flow.servers,
-    policy: settings.policy,
+    policy,
     ...(mcpConfig === undefined ? {} : { mcpConfig }),
   });
   const controller = new AbortController();
@@ -131,142 +187,162 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
     const context: FlowContext = {
       sandboxDir: session.sandbox.dir,
       allows: (permissions) => session.checker.isAllowed(permissions),
+      resuming: resume !== undefined,
     };
     const { provider, scripted } = createProvider(
       settings.model,
       flow.script(context),
       terminal.interactive && !settings.json,
+      resume?.state.pending?.turns ?? 0,
     );
-    const cycle = new LlmCycle({
-      provider,
-      model: settings.model.kind === 'remote' ? settings.model.model : 'scripted',
-      systemPrompt,
-      ...(flow.maxTurns === undefined ? {} : { maxTurns: flow.maxTurns }),
-      ...(flow.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: flow.toolTimeoutMs }),
-      ...(flow.maxToolResultBytes === undefined
-        ? {}
-        : { maxToolResultBytes: flow.maxToolResultBytes }),
-    });
-    const prompt = flow.prompt(context);
-    const servers = session.clients.map((client) => ({
-      name: client.serverName,
-      pid: client.pid,
-      tools: session.registry.findByCategory(`mcp:${client.serverName}`).length,
-    }));
-
-    if (json !== undefined) {
-      json.write({
-        type: 'run_started',
-        flow: flow.name,
-        model: settings.model.kind === 'scripted' ? 'scripted' : settings.model.model,
-        scripted: settings.model.kind === 'scripted',
-        tools: session.registry.listTools(),
-        servers,
-        policy: settings.policy,
-        sandbox: session.sandbox.dir,
-        prompt,
-      });
-    } else {
-      const builtins = session.registry.findByCategory('built-in').length;
-      const serverText = servers
-        .map((server) => ` · ${server.name} (MCP, pid ${server.pid ?? '?'}): ${server.tools} tools`)
-        .join('');
-      terminal.out.write(
-        `${c.dim(`tools: ${builtins} built-in${serverText} · policy: ${describePolicy(settings.policy)}`)}\n`,
+    const cycle = restore(
+      resume?.path,
+      () =>
+        new LlmCycle({
+          provider,
+          model: settings.model.kind === 'remote' ? settings.model.model : 'scripted',
+          ...(resume === undefined ? { systemPrompt } : { state: resume.state }),
+          ...(secret === undefined ? {} : { stateSecret: secret }),
+          ...(flow.maxTurns === undefined ? {} : { maxTurns: flow.maxTurns }),
+          ...(flow.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: flow.toolTimeoutMs }),
+          ...(flow.maxToolResultBytes === undefined
+            ? {}
+            : { maxToolResultBytes: flow.maxToolResultBytes }),
+        }),
+    );
+    if (resume !== undefined && cycle.interruptions().length === 0) {
+      throw new PlaygroundError(
+        `The run in ${resume.path} is not paused: there is nothing to resume.`,
       );
-      if (flow.note !== undefined) terminal.out.write(`${c.yellow(flow.note)}\n`);
-      terminal.out.write(`\n${c.bold(c.cyan('you'))} ${c.dim('›')} ${prompt}\n`);
     }
+    const prompt = flow.prompt(context);
+    announce(flow, settings, session, json, policy, prompt, cycle.interruptions());
 
     const stats = createRunStats();
-    let failure: unknown;
-    try {
-      const events = cycle.submitStreamWithTools(prompt, session.registry, {
-        signal: controller.signal,
-      });
-      for await (const event of events) timeline.event(event, stats);
-    } catch (error) {
-      failure = error;
-    }
+    let saved: { path: string; command: string } | undefined;
+    const canAsk = json === undefined && terminal.interactive && process.stdin.isTTY === true;
+    const drive = await driveRun({
+      cycle,
+      registry: session.registry,
+      signal: controller.signal,
+      prompt: resume === undefined ? prompt : undefined,
+      onEvent: (event) => timeline.event(event, stats),
+      onPause: async (waiting: Interruption[]) => {
+        timeline.settle();
+        if (flow.savesState === true && resume === undefined) {
+          const file = path.resolve(settings.stateFile ?? defaultStateFile);
+          await writeRunFile(file, flow.name, cycle.state());
+          saved = { path: file, command: resumeCommand(file, settings) };
+          return 'keep';
+        }
+        const asker = canAsk ? terminalAsk() : undefined;
+        try {
+          const decided = await decide(waiting, settings.decisions, asker?.ask, c);
+          for (const item of decided) {
+            if (json === undefined) timeline.line(describeDecision(item, c));
+            else {
+              const { callId, toolName, kind } = item.interruption;
+              json.write({ type: 'decision', callId, toolName, kind, decision: item.decision });
+            }
+          }
+          return decisionMap(decided);
+        } finally {
+          asker?.close();
+        }
+      },
+    });
     timeline.settle();
-    const outcome = outcomeOf(failure, cancelled);
-    const expected = flow.expects(context);
-    // The scripted model follows the flow's script, so its ending is known. A real model
-    // decides for itself (it may answer without the refused call, or stop before maxTurns):
-    // any ending but a failure is what the flow shows then.
-    const followsScript = settings.model.kind === 'scripted';
-    const asIntended =
-      outcome === 'cancelled'
-        ? false
-        : expected === 'any' || outcome === expected || (!followsScript && outcome !== 'failed');
-    const exitCode =
-      outcome === 'cancelled' ? ExitCode.interrupted : asIntended ? ExitCode.ok : ExitCode.failed;
-    const summary = summarize(stats, settings.model.kind === 'scripted');
-    const history = cycle.messages();
-    const conversation = conversationOf(history);
-    const hint = flow.hint?.(context, outcome);
-    const explained = failure === undefined ? undefined : explainError(failure, settings.model);
-
-    if (json !== undefined) {
-      json.write({
-        type: 'run_finished',
-        flow: flow.name,
-        outcome,
-        expected,
-        exitCode,
-        ...(explained === undefined ? {} : { error: toJsonError(failure, explained.message) }),
-        ...(hint === undefined ? {} : { hint }),
-        summary,
-        ...(scripted === undefined ? {} : { scriptStepsLeft: scripted.remaining() }),
-        history,
-      });
-      return exitCode;
-    }
-
-    terminal.out.write('\n');
-    if (outcome === 'complete') {
-      terminal.out.write(`${c.green('✔ done')}\n`);
-    } else if (outcome === 'cancelled') {
-      terminal.out.write(
-        `${c.yellow('⏹ cancelled')}: the request and the running tools were stopped; the history below is whole.\n`,
-      );
-    } else if (asIntended) {
-      // The ending this flow demonstrates is its normal output (exit 0), so it goes to stdout.
-      terminal.out.write(
-        `${c.yellow('● ended as this flow shows')}: ${explained?.message ?? String(failure)}\n`,
-      );
-    } else {
-      terminal.err.write(`${c.red('✗ failed')}: ${explained?.message ?? String(failure)}\n`);
-    }
-    if (hint !== undefined) terminal.out.write(`${c.cyan('hint')}: ${hint}\n`);
-    if (conversation.length > 0 && (settings.showHistory || outcome !== 'complete')) {
-      terminal.out.write(
-        `\n${c.bold('history')} ${c.dim(`(${conversation.length} messages after the system prompt; cycle.messages() has them all)`)}\n`,
-      );
-      terminal.out.write(
-        `${renderHistory(conversation, c, Math.max(40, terminal.columns - 16))}\n`,
-      );
-    }
-    // A run that failed before the model answered once (a wrong key, an unknown model) has
-    // nothing to sum up; the error above says it all.
-    if (outcome !== 'failed' || summary.turns > 0 || summary.toolCalls > 0) {
-      terminal.out.write(
-        `\n${c.bold('summary')}\n${renderSummary(summary, c, terminal.columns)}\n`,
-      );
-    }
-    if (settings.model.kind === 'scripted' && outcome === 'complete' && flow.name === 'tour') {
-      terminal.out.write(
-        `${c.dim('next: --list shows every flow · tools lists the tools · chat talks to them · --help for the rest')}\n`,
-      );
-    }
-    return exitCode;
+    const outcome: RunOutcome = drive.paused ? 'paused' : outcomeOf(drive.failure, cancelled);
+    return reportFlowEnd({
+      flow,
+      context,
+      model: settings.model,
+      terminal,
+      json,
+      outcome,
+      failure: drive.failure,
+      stats,
+      history: cycle.messages(),
+      showHistory: settings.showHistory,
+      scriptStepsLeft: scripted?.remaining(),
+      ...(saved === undefined ? {} : { saved }),
+    });
   } finally {
     await session.close();
     interrupt.uninstall();
   }
 }
 
-function toJsonError(error: unknown, message: string): object {
-  if (LlmError.isInstance(error)) return { ...error.toJSON(), explanation: message };
-  return { message };
+/** The header of a run: `run_started` with `--json`, else the tools, the policy and the prompt. */
+function announce(
+  flow: Flow,
+  settings: RunSettings,
+  session: PlaygroundSession,
+  json: JsonTimeline | undefined,
+  policy: PermissionConfig,
+  prompt: string,
+  waiting: readonly Interruption[],
+): void {
+  const { terminal } = settings;
+  const c = terminal.colors;
+  const servers = session.clients.map((client) => ({
+    name: client.serverName,
+    pid: client.pid,
+    tools: session.registry.findByCategory(`mcp:${client.serverName}`).length,
+  }));
+  if (json !== undefined) {
+    json.write({
+      type: 'run_started',
+      flow: flow.name,
+      model: settings.model.kind === 'scripted' ? 'scripted' : settings.model.model,
+      scripted: settings.model.kind === 'scripted',
+      tools: session.registry.listTools(),
+      servers,
+      policy,
+      sandbox: session.sandbox.dir,
+      prompt,
+      ...(settings.resume === undefined ? {} : { resumedFrom: settings.resume.path, waiting }),
+    });
+    return;
+  }
+  const builtins = session.registry.findByCategory('built-in').length;
+  const serverText = servers
+    .map((server) => ` · ${server.name} (MCP, pid ${server.pid ?? '?'}): ${server.tools} tools`)
+    .join('');
+  terminal.out.write(
+    `${c.dim(`tools: ${builtins} built-in${serverText} · policy: ${describePolicy(policy)}`)}\n`,
+  );
+  if (flow.note !== undefined) terminal.out.write(`${c.yellow(flow.note)}\n`);
+  if (settings.resume === undefined) {
+    terminal.out.write(`\n${c.bold(c.cyan('you'))} ${c.dim('›')} ${prompt}\n`);
+    return;
+  }
+  const calls = waiting.map(
+    (item) => `${item.toolName} ${JSON.stringify(item.input)} (${item.callId})`,
+  );
+  terminal.out.write(`\n${c.yellow('⏸ the run waits on')} ${calls.join(', ')}\n`);
+}
+
+/**
+ * The cycle `make` builds; a run file whose state is refused is bad input.
+ * @throws {PlaygroundError} (exit 2) naming the file, for `state_mismatch`
+ */
+function restore(file: string | undefined, make: () => LlmCycle): LlmCycle {
+  try {
+    return make();
+  } catch (error) {
+    if (file !== undefined && LlmError.isInstance(error) && error.code === 'state_mismatch') {
+      throw new PlaygroundError(`${file}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The command that resumes a run saved in `file`, with the model options it needs. */
+function resumeCommand(file: string, settings: RunSettings): string {
+  const model =
+    settings.model.kind === 'remote'
+      ? ` --base-url ${settings.model.baseURL} --model ${settings.model.model}`
+      : '';
+  return `pnpm playground resume ${file} --approve yes${model}`;
 }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ToolError } from '@agcore/tools-core';
 
 /** A temp directory with a few sample files, the only place the file tools may touch. */
 export interface Sandbox {
@@ -70,4 +71,43 @@ export async function createSandbox(): Promise<Sandbox> {
       }
     },
   };
+}
+
+/**
+ * The real path of `requested` inside `sandboxDir`, for a tool that `verb`s files there: a path
+ * that leaves it (`..`, an absolute path elsewhere, a symlink pointing out) or does not exist is
+ * a recoverable `execution_failed`.
+ */
+export async function sandboxPath(
+  sandboxDir: string,
+  requested: string,
+  toolName: string,
+  verb: string,
+): Promise<string> {
+  const root = await realpath(sandboxDir);
+  const outside = (candidate: string) =>
+    candidate !== root && !candidate.startsWith(root + path.sep);
+  if (outside(path.resolve(root, requested))) {
+    throw new ToolError(
+      'execution_failed',
+      `'${requested}' is outside the sandbox; ${toolName} only ${verb} files under the sandbox directory.`,
+      { toolName },
+    );
+  }
+  let resolved: string;
+  try {
+    resolved = await realpath(path.resolve(root, requested));
+  } catch {
+    throw new ToolError('execution_failed', `No such file in the sandbox: '${requested}'.`, {
+      toolName,
+    });
+  }
+  if (outside(resolved)) {
+    throw new ToolError(
+      'execution_failed',
+      `'${requested}' links outside the sandbox; ${toolName} refuses it.`,
+      { toolName },
+    );
+  }
+  return resolved;
 }

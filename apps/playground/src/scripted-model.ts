@@ -130,11 +130,15 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** Makes the scripted model for a flow. Never throws. */
+/**
+ * Makes the scripted model for a flow, without its first `used` answers (those a resumed run
+ * already had; the call ids stay those of the first process). Never throws.
+ */
 export function createScriptedModel(
   turns: readonly ScriptedTurn[],
   options: PacedProviderOptions,
+  used = 0,
 ): { provider: ChatProvider; script: ScriptedProvider } {
-  const script = new ScriptedProvider(toScriptSteps(turns));
+  const script = new ScriptedProvider(toScriptSteps(turns).slice(used));
   return { provider: new PacedProvider(script, options), script };
 }

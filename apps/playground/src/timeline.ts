@@ -16,7 +16,12 @@ export interface Timeline {
 
 /** Counts an event in `stats` (shared by the pretty and JSON timelines). Never throws. */
 export function countEvent(event: StreamEvent, stats: RunStats): void {
-  if (event.type === 'turn_complete') {
+  // `interrupted` and `stopped` end a run after its tool step: no model turn of their own.
+  if (
+    event.type === 'turn_complete' &&
+    event.reason !== 'interrupted' &&
+    event.reason !== 'stopped'
+  ) {
     stats.turns += 1;
     if (event.usage !== undefined) {
       stats.usageReported = true;
@@ -63,6 +68,11 @@ export class JsonTimeline implements Timeline {
 export interface PrettyTimelineOptions {
   /** Characters of a result shown before it is cut. Default: fits the terminal width. */
   readonly resultWidth?: number;
+  /**
+   * The run goes on after a pause that happened after this many model turns (another process
+   * paused it): the resumed calls belong to that turn, and numbering goes on from it.
+   */
+  readonly resumedAfterTurns?: number;
 }
 
 /**
@@ -76,6 +86,8 @@ export class PrettyTimeline implements Timeline {
   readonly #resultWidth: number;
   #turn = 0;
   #turnOpen = false;
+  /** The run paused after the last turn: its calls resume under that turn, not a new one. */
+  #resuming = false;
   /** What the current line streams: the assistant's text, its reasoning, or nothing. */
   #inText: 'text' | 'reasoning' | undefined;
   readonly #pending = new Map<string, string>();
@@ -85,6 +97,10 @@ export class PrettyTimeline implements Timeline {
   constructor(terminal: Terminal, options: PrettyTimelineOptions = {}) {
     this.#terminal = terminal;
     this.#progress = terminal.interactive ? new ProgressDisplay(terminal) : undefined;
+    if (options.resumedAfterTurns !== undefined) {
+      this.#turn = options.resumedAfterTurns;
+      this.#resuming = true;
+    }
     this.#resultWidth =
       options.resultWidth ??
       (terminal.interactive ? Math.max(40, Math.min(terminal.columns, 180) - 24) : 120);
@@ -120,7 +136,8 @@ export class PrettyTimeline implements Timeline {
         this.#openTurn();
         return;
       case 'tool_execution_started': {
-        this.#openTurn();
+        if (this.#resuming) this.#progress?.start(event.callId, event.toolName);
+        else this.#openTurn();
         this.#endText();
         this.#pending.set(event.callId, event.toolName);
         const input =
@@ -130,7 +147,34 @@ export class PrettyTimeline implements Timeline {
         this.line(`  ${c.yellow('→')} ${c.bold(event.toolName)} ${input} ${c.dim(event.callId)}`);
         return;
       }
+      case 'tool_approval_requested': {
+        this.#endText();
+        const input = cut(displayJson(event.input), this.#resultWidth);
+        this.line(
+          `  ${c.yellow('⏸')} ${c.bold(event.toolName)} ${input} ${c.dim(event.callId)} ${c.yellow('waits for approval')}`,
+        );
+        return;
+      }
+      case 'tool_input_requested': {
+        this.#endText();
+        this.line(
+          `  ${c.yellow('?')} ${c.bold(event.toolName)} ${c.dim(event.callId)} asks: ${event.prompt}`,
+        );
+        return;
+      }
       case 'turn_complete': {
+        if (event.reason === 'interrupted' || event.reason === 'stopped') {
+          this.#endText();
+          this.#resuming = event.reason === 'interrupted';
+          this.line(
+            c.dim(
+              event.reason === 'interrupted'
+                ? '  ⏸ the run paused: it waits for a decision'
+                : '  ■ a stop condition ended the run',
+            ),
+          );
+          return;
+        }
         this.#openTurn();
         this.#endText();
         const usage =
@@ -200,6 +244,7 @@ export class PrettyTimeline implements Timeline {
   }
 
   #openTurn(): void {
+    this.#resuming = false;
     if (this.#turnOpen) return;
     this.#turnOpen = true;
     this.#turn += 1;

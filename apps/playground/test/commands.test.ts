@@ -6,7 +6,7 @@ describe('tools and call', () => {
     const result = await runCli(['tools']);
     expect(result.code).toBe(0);
     const out = result.stdout;
-    expect(out).toMatch(/\d+ tools \(5 built-in, \d+ mcp:everything, \d+ mcp:filesystem\)/);
+    expect(out).toMatch(/\d+ tools \(7 built-in, \d+ mcp:everything, \d+ mcp:filesystem\)/);
     expect(out).toMatch(
       /^get_weather\s+allowed {2}built-in\n {2}read · city: string, unit\?: "celsius"\|"fahrenheit"$/m,
     );

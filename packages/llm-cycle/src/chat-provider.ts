@@ -1,5 +1,6 @@
 import type { JsonValue, ToolDefinition } from '@agcore/tools-core';
 import type { AssistantMessage, ChatMessage } from './messages.js';
+import type { Interruption } from './run-state.js';
 import type {
   AssistantReasoningDeltaEvent,
   AssistantTextDeltaEvent,
@@ -61,6 +62,13 @@ export interface ChatResponse {
   readonly usage?: Usage;
   /** The model's reasoning, when the server sent it (also kept as `message.reasoning_content`). */
   readonly reasoning?: string;
+  /**
+   * Set by the tool loop when the run paused: the calls that wait for a person (`resume`
+   * answers them). Never empty when set; providers leave it out.
+   */
+  readonly interruptions?: readonly Interruption[];
+  /** Set by the tool loop when a `stopWhen` condition ended it: the condition's reason. */
+  readonly stopReason?: string;
 }
 
 /**

@@ -1,13 +1,19 @@
 import type { JsonValue } from '@agcore/tools-core';
-import type { ChatProvider } from './chat-provider.js';
+import type { ApprovalPolicy } from './approval.js';
+import type { ChatProvider, Usage } from './chat-provider.js';
 import {
   type CompactionOptions,
   dropOldestExchanges,
   estimateTokens,
   type ResolvedCompaction,
 } from './compaction.js';
+import type { LoopDetectionOptions } from './loop-guard.js';
 import type { ChatMessage, SystemMessage } from './messages.js';
 import { type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } from './retry.js';
+import { zeroUsage } from './run-counters.js';
+import type { PendingRun, RunState } from './run-state.js';
+import { checkRunState } from './run-state-check.js';
+import type { StopCondition } from './stop-conditions.js';
 import type { LlmTracingOptions } from './tracing.js';
 
 /** Options of `LlmCycle`. */
@@ -42,8 +48,33 @@ export interface LlmCycleOptions {
    */
   readonly messages?: readonly ChatMessage[];
   /**
+   * Decides, per tool call, whether it runs (`'approve'`), waits for a person (`'ask'`: the run
+   * pauses), or is refused (`{ deny: reason }`). Without one: `'ask'` when the tool's
+   * `needsApproval` says so, else `'approve'`. A policy that throws or returns anything else
+   * ends the submit with `callback_failed` (the history whole, no call of the turn run).
+   */
+  readonly approval?: ApprovalPolicy;
+  /**
+   * A state from `cycle.state()` (here or in another process) to go on from: its history, token
+   * use and paused run. Not together with `messages`.
+   */
+  readonly state?: RunState;
+  /**
+   * A secret (at least 32 bytes) for HMAC-SHA-256: `state()` carries a `mac`, and a state given
+   * to `state` must carry a valid one. Without it a state binds only its pending calls (hashes).
+   */
+  readonly stateSecret?: string | Uint8Array;
+  /**
+   * The same tool called with the same canonical arguments more than `maxRepeats` times in one
+   * run is not run again (the model is told, `loop_detected`); if the model still insists, the
+   * submit ends with `LlmError` `loop_detected`. Default `{ maxRepeats: 3 }`; `false`: off.
+   */
+  readonly loopDetection?: LoopDetectionOptions | false;
+  /** Ends the tool loop gracefully after a tool turn when a condition holds (the response carries `stopReason`). */
+  readonly stopWhen?: StopCondition | readonly StopCondition[];
+  /**
    * OpenTelemetry spans, made when a tracer provider is registered with `@opentelemetry/api`
-   * (an optional peer dependency, loaded only then): `invoke_agent` per submit, `chat {model}`
+   * (an optional peer dependency, loaded only then): `invoke_agent` per submit and per resume, `chat {model}`
    * per model request; the registry adds `execute_tool {name}` per tool call. `false` makes
    * none; `recordContent` records message contents (default off). See the README.
    */
@@ -80,36 +111,33 @@ export interface ResolvedCycleOptions {
   readonly returnUnknownTool: boolean;
   readonly parameters: Readonly<Record<string, JsonValue>> | undefined;
   readonly sessionId: string;
+  readonly usage: Usage;
+  readonly pending: PendingRun | undefined;
+  readonly approval: ApprovalPolicy | undefined;
+  readonly stateSecret: string | Uint8Array | undefined;
+  /** `undefined`: loop detection is off. */
+  readonly maxRepeats: number | undefined;
+  readonly stopWhen: readonly StopCondition[];
   /** `undefined` when `tracing: false`. */
   readonly tracing: LlmTracingOptions | undefined;
 }
 
 /**
  * Checks `options` and fills in the defaults.
- * @throws {RangeError} for a number option out of range
- * @throws {TypeError} when `messages` starts with a system message other than `systemPrompt`
+ * @throws {RangeError} for a number option out of range, a `stateSecret` under 32 bytes
+ * @throws {TypeError} when `messages` starts with a system message other than `systemPrompt`,
+ * `state` comes with `messages` or another `sessionId`, or a callback option is not a function
+ * @throws {LlmError} `state_mismatch` for a `state` that is refused
  */
 export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOptions {
-  const [first, ...rest] = options.messages ?? [];
-  const saved = first?.role === 'system' ? first : undefined;
-  if (
-    saved !== undefined &&
-    options.systemPrompt !== undefined &&
-    saved.content !== options.systemPrompt
-  ) {
-    throw new TypeError(
-      'LlmCycle: `messages` starts with a system message that differs from `systemPrompt`; give the system prompt once (either option).',
-    );
-  }
+  const stateSecret = checkSecret(options.stateSecret);
+  const state = restoredState(options, stateSecret);
+  const { system, history } = startingHistory(options, state?.messages ?? options.messages);
   return {
     provider: options.provider,
     model: options.model,
-    system:
-      options.systemPrompt === undefined
-        ? saved
-        : { role: 'system', content: options.systemPrompt },
-    history:
-      options.messages === undefined ? [] : saved === undefined ? [...options.messages] : rest,
+    system,
+    history,
     maxTurns: checked(
       'maxTurns',
       options.maxTurns ?? 10,
@@ -142,9 +170,111 @@ export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOpti
     compaction: resolveCompaction(options.compaction),
     returnUnknownTool: options.onUnknownTool === 'return_to_model',
     parameters: options.parameters,
-    sessionId: options.sessionId ?? globalThis.crypto.randomUUID(),
+    sessionId: state?.sessionId ?? options.sessionId ?? globalThis.crypto.randomUUID(),
+    usage: state?.usage ?? zeroUsage,
+    pending: state?.pending ?? undefined,
+    approval: callback('approval', options.approval),
+    stateSecret,
+    maxRepeats: resolveLoopDetection(options.loopDetection),
+    stopWhen: resolveStopWhen(options.stopWhen),
     tracing: options.tracing === false ? undefined : (options.tracing ?? {}),
   };
+}
+
+/** The system message and the history to start from (`messages`, or the state's). */
+function startingHistory(
+  options: LlmCycleOptions,
+  given: readonly ChatMessage[] | undefined,
+): { system: SystemMessage | undefined; history: ChatMessage[] } {
+  const [first, ...rest] = given ?? [];
+  const saved = first?.role === 'system' ? first : undefined;
+  if (
+    saved !== undefined &&
+    options.systemPrompt !== undefined &&
+    saved.content !== options.systemPrompt
+  ) {
+    throw new TypeError(
+      'LlmCycle: `messages` (or the history of `state`) starts with a system message that differs from `systemPrompt`; give the system prompt once.',
+    );
+  }
+  return {
+    system:
+      options.systemPrompt === undefined
+        ? saved
+        : { role: 'system', content: options.systemPrompt },
+    history: given === undefined ? [] : saved === undefined ? [...given] : rest,
+  };
+}
+
+/** The state to restore, checked (a copy: the caller's object is never kept). */
+function restoredState(
+  options: LlmCycleOptions,
+  secret: string | Uint8Array | undefined,
+): RunState | undefined {
+  if (options.state === undefined) return undefined;
+  if (options.messages !== undefined) {
+    throw new TypeError(
+      'LlmCycle: give `messages` or `state`, not both (a state holds its own history).',
+    );
+  }
+  const state = checkRunState(options.state, secret);
+  if (options.sessionId !== undefined && options.sessionId !== state.sessionId) {
+    throw new TypeError(
+      `LlmCycle: \`sessionId\` (${options.sessionId}) differs from the state's (${state.sessionId}); leave it out to keep the state's.`,
+    );
+  }
+  return state;
+}
+
+function checkSecret(secret: unknown): string | Uint8Array | undefined {
+  if (secret === undefined) return undefined;
+  const bytes =
+    typeof secret === 'string'
+      ? new TextEncoder().encode(secret).length
+      : secret instanceof Uint8Array
+        ? secret.length
+        : -1;
+  if (bytes < 0) throw new TypeError('LlmCycle: stateSecret must be a string or a Uint8Array.');
+  if (bytes < 32) {
+    throw new RangeError(
+      `LlmCycle: stateSecret must be at least 32 bytes (an HMAC-SHA-256 key), got ${bytes}; use e.g. 32 random bytes as hex.`,
+    );
+  }
+  return secret as string | Uint8Array;
+}
+
+function callback<T>(name: string, value: T | undefined): T | undefined {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new TypeError(`LlmCycle: ${name} must be a function, got ${typeof value}.`);
+  }
+  return value;
+}
+
+function resolveLoopDetection(
+  option: LoopDetectionOptions | false | undefined,
+): number | undefined {
+  if (option === false) return undefined;
+  if (option === undefined) return 3;
+  if (typeof option !== 'object' || option === null) {
+    throw new TypeError('LlmCycle: loopDetection must be { maxRepeats } or false.');
+  }
+  return checked(
+    'loopDetection.maxRepeats',
+    option.maxRepeats,
+    (value) => Number.isSafeInteger(value) && value >= 1,
+    'an integer >= 1',
+  );
+}
+
+function resolveStopWhen(
+  option: StopCondition | readonly StopCondition[] | undefined,
+): readonly StopCondition[] {
+  if (option === undefined) return [];
+  const list = typeof option === 'function' ? [option] : option;
+  if (!Array.isArray(list) || list.some((condition) => typeof condition !== 'function')) {
+    throw new TypeError('LlmCycle: stopWhen must be a stop condition or an array of them.');
+  }
+  return [...list];
 }
 
 function resolveCompaction(options: CompactionOptions | undefined): ResolvedCompaction | undefined {

@@ -5,7 +5,10 @@
  * calls) and a final answer of 100 deltas. Non-streaming and streaming; rounds alternate the
  * order of the two contenders and the median round is reported. Then a long streamed reply
  * (2 000 deltas, sent as the first event and then the rest at once): text deltas handed to the
- * caller per second, and the time from the response headers to the first delta.
+ * caller per second, and the time from the response headers to the first delta. Last, what a
+ * pause costs: the same non-streamed conversation with `get_time` needing approval (two pauses,
+ * each resumed with 'approve'), in process and through `state()` as JSON into a new LlmCycle,
+ * against the conversation without approval.
  */
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -13,6 +16,7 @@ import { defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { LlmCycle } from './llm-cycle.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+import type { RunState } from './run-state.js';
 import {
   type ReceivedRequest,
   type ServerReply,
@@ -81,7 +85,7 @@ const toolFunctions: Record<string, (args: Record<string, string>) => unknown> =
   get_time: ({ zone }) => ({ zone, time: '12:00' }),
 };
 
-function registry(): ToolRegistry {
+function registry(approveTime = false): ToolRegistry {
   return new ToolRegistry().registerAll([
     defineTool({
       name: 'get_weather',
@@ -93,9 +97,31 @@ function registry(): ToolRegistry {
       name: 'get_time',
       description: 'Current time in a time zone',
       parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
+      ...(approveTime ? { needsApproval: true } : {}),
       execute: async ({ zone }) => ({ zone, time: '12:00' }),
     }),
   ]);
+}
+
+/** A non-streamed conversation that approves every call it pauses for; `throughState`: each resume in a new LlmCycle restored from `state()` as JSON. */
+async function approvingConversation(
+  newCycle: (state?: RunState) => LlmCycle,
+  tools: ToolRegistry,
+  throughState: boolean,
+): Promise<number> {
+  let cycle = newCycle();
+  let response = await cycle.submitWithTools('Plan my trip.', tools);
+  let pauses = 0;
+  while (response.interruptions !== undefined) {
+    pauses++;
+    if (throughState) cycle = newCycle(JSON.parse(JSON.stringify(cycle.state())) as RunState);
+    const decisions = Object.fromEntries(
+      response.interruptions.map((item) => [item.callId, 'approve' as const]),
+    );
+    response = await cycle.resume(decisions, tools);
+  }
+  if (pauses !== 2) throw new Error(`expected 2 pauses, got ${pauses}`);
+  return 0;
 }
 
 interface WireCall {
@@ -439,6 +465,31 @@ async function main(): Promise<void> {
     conversations,
   );
   const long = await longReply(baseURL, definitions, tools, Math.max(3, Math.round(rounds / 2)));
+  const approving = registry(true);
+  const stateCycle = (state?: RunState): LlmCycle =>
+    new LlmCycle({
+      provider,
+      model: 'gpt-4o-mini',
+      systemPrompt: 'You are a helpful assistant.',
+      ...(state === undefined ? {} : { state }),
+    });
+  const plain = async (): Promise<number> => {
+    await newCycle().submitWithTools('Plan my trip.', tools);
+    return 0;
+  };
+  const pauseRounds = Math.max(5, Math.round(rounds / 2));
+  const inProcess = await duel(
+    plain,
+    () => approvingConversation(stateCycle, approving, false),
+    pauseRounds,
+    conversations,
+  );
+  const viaState = await duel(
+    plain,
+    () => approvingConversation(stateCycle, approving, true),
+    pauseRounds,
+    conversations,
+  );
   child.disconnect();
 
   const turnsPerConversation = turns.length + 1;
@@ -488,10 +539,19 @@ async function main(): Promise<void> {
     `  bare SSE loop:                  ${Math.round(median(long.bare.map((run) => run.deltasPerSecond))).toLocaleString('en-US')} deltas/s, first delta ${Math.round(median(long.bare.map((run) => run.firstDeltaUs)))} µs after the response headers`,
     `  LlmCycle.submitStreamWithTools: ${Math.round(median(long.cycle.map((run) => run.deltasPerSecond))).toLocaleString('en-US')} deltas/s (${median(long.cycle.map((run, index) => run.deltasPerSecond / (long.bare[index] as LongRun).deltasPerSecond)).toFixed(2)}x the floor), first delta ${Math.round(median(long.cycle.map((run) => run.firstDeltaUs)))} µs after the response headers`,
   ];
+  const perPause = (result: Duel): string =>
+    `${(((result.cycle.msPerConversation - result.bare.msPerConversation) / 2) * 1000).toFixed(0)} µs per pause and resume (${result.wallRatio.toFixed(2)}x the conversation without approval; CPU ${result.cpuRatio.toFixed(2)}x)`;
+  const pauseLines = [
+    `Pause + resume (the conversation above, get_time needing approval: 2 pauses, each resumed with 'approve'; ${pauseRounds} rounds):`,
+    `  in the same LlmCycle:                            ${perPause(inProcess)}`,
+    `  through state() as JSON into a new LlmCycle:     ${perPause(viaState)}`,
+  ];
   process.stdout.write(
     `\n@agcore/llm-cycle bench — Node ${process.version}, OpenTelemetry tracing ${tracing ? 'ON (SDK registered, batch processor, spans dropped)' : 'off (no tracer provider)'}, ${turnsPerConversation}-turn conversation (4 tool turns, one with 2 parallel calls; 100-delta answer), ${rounds} rounds x ${conversations} conversations; ratios are medians of per-round ratios; load average ${loadavg()
       .map((load) => load.toFixed(1))
-      .join(' ')}\n\n${lines.join('\n')}\n\n${longLines.join('\n')}\n\n${whereFigures()}\n\n`,
+      .join(
+        ' ',
+      )}\n\n${lines.join('\n')}\n\n${longLines.join('\n')}\n\n${pauseLines.join('\n')}\n\n${whereFigures()}\n\n`,
   );
 }
 

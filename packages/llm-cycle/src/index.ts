@@ -1,3 +1,4 @@
+export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval.js';
 export type {
   ChatCallOptions,
   ChatChunk,
@@ -25,6 +26,7 @@ export type { LlmCycleOptions, SubmitOptions } from './cycle-options.js';
 export { LlmCycle } from './llm-cycle.js';
 export type { LlmErrorCode, LlmErrorJson, LlmErrorOptions } from './llm-error.js';
 export { isRetryableStatus, LlmError, llmErrorCodes } from './llm-error.js';
+export type { LoopDetectionOptions } from './loop-guard.js';
 export type {
   AssistantMessage,
   ChatMessage,
@@ -39,13 +41,24 @@ export type { OpenAICompatibleProviderOptions } from './openai-compatible-provid
 export { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
 export type { RetryDetails, RetryOptions } from './retry.js';
 export type {
+  Interruption,
+  PendingCall,
+  PendingRun,
+  ResumeDecision,
+  RunState,
+} from './run-state.js';
+export type { RunProgress, StopCondition } from './stop-conditions.js';
+export { stopAfterTokens, stopAfterToolCalls, stopOnTool } from './stop-conditions.js';
+export type {
   AssistantReasoningDeltaEvent,
   AssistantTextDeltaEvent,
   StreamEvent,
+  ToolApprovalRequestedEvent,
   ToolCallDeltaEvent,
   ToolExecutionCompletedEvent,
   ToolExecutionProgressEvent,
   ToolExecutionStartedEvent,
+  ToolInputRequestedEvent,
   TurnCompleteEvent,
 } from './stream-events.js';
 export type { LlmTracingOptions } from './tracing.js';

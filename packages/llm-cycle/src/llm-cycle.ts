@@ -1,17 +1,20 @@
 import type { ToolRegistry } from '@agcore/tools-registry';
 import type { ChatRequest, ChatResponse, Usage } from './chat-provider.js';
 import { compactHistory } from './compaction.js';
+import { Conversation } from './conversation.js';
 import {
   type LlmCycleOptions,
   type ResolvedCycleOptions,
   resolveCycleOptions,
   type SubmitOptions,
 } from './cycle-options.js';
-import { EventQueue } from './event-queue.js';
 import { EventStream } from './event-stream.js';
 import { LlmError } from './llm-error.js';
+import { LoopRounds } from './loop-rounds.js';
 import type { ChatMessage, ContentPart } from './messages.js';
 import type { ModelCall } from './model-request.js';
+import { addUsage, RunCounters } from './run-counters.js';
+import type { Interruption, ResumeDecision, RunState } from './run-state.js';
 import type { StreamEvent } from './stream-events.js';
 import {
   cancelledError,
@@ -21,7 +24,7 @@ import {
   type Submission,
   turnComplete,
 } from './submission.js';
-import { type ToolStepSettings, ToolTurn } from './tool-step.js';
+import type { Round } from './tool-round.js';
 import {
   loadTracingApi,
   SubmitTrace,
@@ -32,34 +35,46 @@ import {
 
 export type { LlmCycleOptions, SubmitOptions } from './cycle-options.js';
 
-const zeroUsage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+/** How a run starts: with new messages, or with the decisions on a paused turn. */
+interface RunStart {
+  readonly added: ChatMessage[];
+  readonly resumed?: { readonly round: Round; readonly run: RunCounters };
+}
 
 /**
  * A conversation with a chat model: it keeps the history, retries failed requests, compacts
  * the history when it grows past a budget, and runs the automatic tool loop against a
- * `ToolRegistry`, streaming or not.
+ * `ToolRegistry`, streaming or not — pausing when calls wait for a person, resuming later
+ * (`resume`, possibly in another process from `state()`).
  *
  * History rule: a call adds its prompt and every turn it completed; a call that fails before
  * the first response leaves the history as it was. An assistant message with tool calls is
- * always followed by one tool message per call, whatever happens. Only one submit may run at
- * a time on a cycle (another one rejects with `busy`).
+ * always followed by one tool message per call, whatever happens; a paused turn is not in the
+ * history until it is resumed or abandoned. Only one submit may run at a time on a cycle, and
+ * none while it is paused (`busy`).
  */
 export class LlmCycle {
   /** The session id tools see in `context.sessionId`. */
   readonly sessionId: string;
   readonly #options: ResolvedCycleOptions;
-  #history: ChatMessage[];
-  #usage: Usage = zeroUsage;
+  readonly #conversation: Conversation;
   #busy = false;
 
   /**
-   * @throws {RangeError} when a number option is out of range (maxTurns < 1, negative timeouts or sizes, maxParallelToolCalls < 1).
-   * @throws {TypeError} when `messages` starts with a system message other than `systemPrompt`.
+   * @throws {RangeError} when a number option is out of range (maxTurns < 1, negative timeouts or sizes, maxParallelToolCalls < 1, loopDetection.maxRepeats < 1) or `stateSecret` is under 32 bytes.
+   * @throws {TypeError} when `messages` starts with a system message other than `systemPrompt`, or `state` comes with `messages` or another `sessionId`.
+   * @throws {LlmError} `state_mismatch` when `state` is refused (malformed, another version, altered pending calls, a bad HMAC).
    */
   constructor(options: LlmCycleOptions) {
-    this.#options = resolveCycleOptions(options);
-    this.#history = this.#options.history;
-    this.sessionId = this.#options.sessionId;
+    const resolved = resolveCycleOptions(options);
+    this.#options = resolved;
+    this.#conversation = new Conversation(
+      resolved.system,
+      resolved.history,
+      resolved.usage,
+      resolved.pending,
+    );
+    this.sessionId = resolved.sessionId;
   }
 
   /**
@@ -67,13 +82,39 @@ export class LlmCycle {
    * is one), then every message of the conversation so far (after compaction). A copy.
    */
   messages(): ChatMessage[] {
-    const system = this.#options.system;
-    return system === undefined ? [...this.#history] : [system, ...this.#history];
+    return this.#conversation.messages();
   }
 
   /** Token use summed over every request of this cycle (responses without usage count as 0). */
   usage(): Usage {
-    return this.#usage;
+    return this.#conversation.usage;
+  }
+
+  /**
+   * The cycle at rest as plain JSON: history, token use and the paused run (or `null`), with its
+   * HMAC when `stateSecret` is set. Give it to `new LlmCycle({ ...options, state })`.
+   * @throws {LlmError} `busy` while a submit runs
+   */
+  state(): RunState {
+    this.#refuseWhileRunning('state()');
+    return this.#conversation.state(this.sessionId, this.#options.stateSecret);
+  }
+
+  /** The calls the paused run waits on, in call order; empty when the cycle is not paused. */
+  interruptions(): Interruption[] {
+    return this.#conversation.interruptions();
+  }
+
+  /**
+   * Ends the paused run without running its waiting calls: each is answered `Error [cancelled]:
+   * reason`, and the turn goes into the history. Does nothing when the cycle is not paused.
+   * @throws {TypeError} for a reason that is not a string
+   * @throws {LlmError} `busy` while a submit runs (cancel it with its signal)
+   */
+  abandon(reason: string): void {
+    if (typeof reason !== 'string') throw new TypeError('abandon: reason must be a string.');
+    this.#refuseWhileRunning('abandon()');
+    this.#conversation.abandon(reason, this.#options.maxToolResultBytes);
   }
 
   /**
@@ -84,7 +125,9 @@ export class LlmCycle {
     prompt: string | readonly ContentPart[],
     options: SubmitOptions = {},
   ): Promise<ChatResponse> {
-    return drain(this.#run([{ role: 'user', content: prompt }], undefined, false, options));
+    return drain(
+      this.#run({ added: [{ role: 'user', content: prompt }] }, undefined, false, options),
+    );
   }
 
   /**
@@ -95,7 +138,7 @@ export class LlmCycle {
     messages: readonly ChatMessage[],
     options: SubmitOptions = {},
   ): Promise<ChatResponse> {
-    return drain(this.#run([...messages], undefined, false, options));
+    return drain(this.#run({ added: [...messages] }, undefined, false, options));
   }
 
   /**
@@ -109,7 +152,7 @@ export class LlmCycle {
     options: SubmitOptions = {},
   ): AsyncGenerator<StreamEvent, ChatResponse, undefined> {
     return new EventStream(
-      this.#run([{ role: 'user', content: prompt }], undefined, true, options),
+      this.#run({ added: [{ role: 'user', content: prompt }] }, undefined, true, options),
     );
   }
 
@@ -117,22 +160,26 @@ export class LlmCycle {
    * Sends `prompt` with the registry's tool definitions and runs the tool loop: while the
    * assistant message carries tool calls, runs them (in parallel, each through
    * `registry.invoke`, at most `maxParallelToolCalls` at once) and asks again. Resolves to the
-   * final response.
-   * @throws {LlmError} as `submit`, plus `max_turns_exceeded` (with `response`) and `tool_error` (with the `ToolError` as `cause`)
+   * final response — or, when calls wait for a person, to the paused turn's response with
+   * `interruptions` (answer them with `resume`).
+   * @throws {LlmError} as `submit`, plus `max_turns_exceeded` (with `response`), `tool_error` (with the `ToolError` as `cause`), `loop_detected` and `callback_failed`
    */
   submitWithTools(
     prompt: string | readonly ContentPart[],
     registry: ToolRegistry,
     options: SubmitOptions = {},
   ): Promise<ChatResponse> {
-    return drain(this.#run([{ role: 'user', content: prompt }], registry, false, options));
+    return drain(
+      this.#run({ added: [{ role: 'user', content: prompt }] }, registry, false, options),
+    );
   }
 
   /**
    * `submitWithTools`, streamed: see `StreamEvent` for the events and their order. The
-   * generator's return value is the final response; errors are thrown while iterating, and the
-   * history is what `submitWithTools` would leave. Stopping the iteration early (`break`)
-   * cancels the request and the running tools.
+   * generator's return value is the final (or paused) response; errors are thrown while
+   * iterating, and the history is what `submitWithTools` would leave. Stopping the iteration
+   * early (`break`) cancels the request and the running tools (a run that already paused stays
+   * paused).
    * @throws {LlmError} while iterating, as `submitWithTools`
    */
   submitStreamWithTools(
@@ -140,43 +187,108 @@ export class LlmCycle {
     registry: ToolRegistry,
     options: SubmitOptions = {},
   ): AsyncGenerator<StreamEvent, ChatResponse, undefined> {
-    return new EventStream(this.#run([{ role: 'user', content: prompt }], registry, true, options));
+    return new EventStream(
+      this.#run({ added: [{ role: 'user', content: prompt }] }, registry, true, options),
+    );
+  }
+
+  /**
+   * Goes on with the paused run: `decisions` maps each waiting call's id to `'approve'`,
+   * `{ deny: reason }` or (for a call that asked with `awaitInput`) `{ input: value }`. Approved
+   * calls run, answered ones run again with `context.input`, denied ones are answered
+   * `Error [denied]: reason`; then the loop goes on as `submitWithTools` would.
+   * @throws {TypeError} naming the pending calls without a decision, the ids that are not pending, and malformed decisions (nothing runs; still paused)
+   * @throws {LlmError} `state_mismatch` when the cycle is not paused, `busy` while a submit runs, and as `submitWithTools`
+   */
+  resume(
+    decisions: Readonly<Record<string, ResumeDecision>>,
+    registry: ToolRegistry,
+    options: SubmitOptions = {},
+  ): Promise<ChatResponse> {
+    return drain(this.#resume(decisions, registry, false, options));
+  }
+
+  /**
+   * `resume`, streamed: the events of the resumed calls (`tool_execution_started` for those
+   * that run or are denied now), then the loop's as `submitStreamWithTools` yields them.
+   * @throws {TypeError} while iterating, as `resume`
+   * @throws {LlmError} while iterating, as `resume`
+   */
+  resumeStream(
+    decisions: Readonly<Record<string, ResumeDecision>>,
+    registry: ToolRegistry,
+    options: SubmitOptions = {},
+  ): AsyncGenerator<StreamEvent, ChatResponse, undefined> {
+    return new EventStream(this.#resume(decisions, registry, true, options));
+  }
+
+  async *#resume(
+    decisions: unknown,
+    registry: ToolRegistry,
+    emit: boolean,
+    options: SubmitOptions,
+  ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
+    this.#refuseWhileRunning('resume()');
+    const resumed = this.#conversation.resumed(decisions, registry, this.#options.maxRepeats);
+    return yield* this.#run({ added: [], resumed }, registry, emit, options);
   }
 
   /**
    * The loop, streaming (`emit`: yields the events, in batches) or not (yields nothing): a model
-   * request, then the tool step when the answer calls tools, until an answer without calls.
-   * The one place that touches the history; see the class comment for its rules.
+   * request, then the tool step when the answer calls tools, until an answer without calls, a
+   * pause or a stop condition. The one place that touches the history; see the class comment.
    */
   async *#run(
-    added: ChatMessage[],
+    start: RunStart,
     registry: ToolRegistry | undefined,
     emit: boolean,
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
-    if (wantsSpans(this.#options.tracing)) await loadTracingApi();
-    const submission = this.#begin(added, registry, emit, options);
+    const loading = wantsSpans(this.#options.tracing) ? loadTracingApi() : undefined;
+    if (loading !== undefined) await loading;
+    const submission = this.#begin(start, registry, emit, options);
     let failure: LlmError | undefined;
+    const run = start.resumed?.run ?? new RunCounters(this.#options.maxRepeats);
+    const rounds = new LoopRounds(
+      this.#options,
+      this.sessionId,
+      this.#conversation,
+      submission,
+      run,
+    );
+    let round = start.resumed?.round;
     try {
-      for (let turn = 1; ; turn++) {
-        if (this.#options.compaction !== undefined) await this.#compact(submission);
-        const call = this.#modelCall(submission);
-        const response = emit
-          ? yield* streamedRequest(call, submission.trace)
-          : await wholeRequest(call, submission.trace);
-        this.#addUsage(response.usage);
-        const calls = response.message.tool_calls;
-        if (registry === undefined || calls === undefined || calls.length === 0) {
-          const final = finalResponse(response, registry !== undefined);
-          this.#history.push(final.message);
-          submission.committed = true;
-          if (emit) yield [turnComplete(final.finishReason, final.usage)];
-          return final;
+      for (;;) {
+        if (round === undefined) {
+          if (this.#options.compaction !== undefined) await this.#compact(submission);
+          const call = this.#modelCall(submission);
+          run.turns++;
+          const response = emit
+            ? yield* streamedRequest(call, submission.trace)
+            : await wholeRequest(call, submission.trace);
+          this.#conversation.addUsage(response.usage);
+          run.usage = addUsage(run.usage, response.usage);
+          const calls = response.message.tool_calls;
+          if (registry === undefined || calls === undefined || calls.length === 0) {
+            const final = finalResponse(response, registry !== undefined);
+            this.#conversation.history.push(final.message);
+            submission.committed = true;
+            if (emit) yield [turnComplete(final.finishReason, final.usage)];
+            return final;
+          }
+          const planned = rounds.plan(response, registry);
+          round = planned instanceof Promise ? await planned : planned;
         }
-        const toolTurn = new ToolTurn(response.message);
-        if (emit) yield* this.#streamTools(toolTurn, response, registry, submission);
-        else await this.#runTools(toolTurn, registry, submission);
-        this.#afterTools(toolTurn, response, turn, submission);
+        if (emit) yield* rounds.stream(round);
+        else await rounds.execute(round);
+        const ended = rounds.after(round);
+        if (ended !== undefined) {
+          const paused = ended.response.interruptions?.length;
+          if (paused !== undefined) submission.trace?.note('agcore.run.interruptions', paused);
+          if (emit) yield ended.events;
+          return ended.response;
+        }
+        round = undefined;
       }
     } catch (error) {
       failure = this.#failure(error, submission);
@@ -187,17 +299,22 @@ export class LlmCycle {
     }
   }
 
-  /** Starts a submit: refuses a second one and an aborted signal, adds the prompt to the history. */
+  /**
+   * Starts a submit: refuses a second one, one on a paused cycle (but a resume) and an aborted
+   * signal; adds the prompt to the history.
+   */
   #begin(
-    added: ChatMessage[],
+    start: RunStart,
     registry: ToolRegistry | undefined,
     emit: boolean,
     options: SubmitOptions,
   ): Submission {
-    if (this.#busy) {
+    this.#refuseWhileRunning('a submit');
+    const waiting = this.#conversation.waitingIds();
+    if (waiting !== undefined && start.resumed === undefined) {
       throw new LlmError(
         'busy',
-        'This LlmCycle is already running a submit; wait for it (or use another LlmCycle) before submitting again.',
+        `This LlmCycle is paused: calls ${waiting.map((id) => JSON.stringify(id)).join(', ')} wait for a decision. Call resume(decisions, registry) or abandon(reason) before submitting again.`,
       );
     }
     if (options.signal?.aborted) {
@@ -205,12 +322,24 @@ export class LlmCycle {
         cause: options.signal.reason,
       });
     }
+    const { added } = start;
     const submission = openSubmission(added, registry, emit, options, this.#options.compaction);
-    if (wantsSpans(this.#options.tracing)) submission.trace = SubmitTrace.start(this.#options);
+    if (wantsSpans(this.#options.tracing)) {
+      submission.trace = SubmitTrace.start(this.#options);
+      if (start.resumed !== undefined) submission.trace?.note('agcore.run.resumed', true);
+    }
     this.#busy = true;
     submission.callerSignal?.addEventListener('abort', submission.onAbort, { once: true });
-    for (const message of added) this.#history.push(message);
+    for (const message of added) this.#conversation.history.push(message);
     return submission;
+  }
+
+  #refuseWhileRunning(what: string): void {
+    if (!this.#busy) return;
+    throw new LlmError(
+      'busy',
+      `This LlmCycle is already running a submit; wait for it (or use another LlmCycle) before ${what}.`,
+    );
   }
 
   /** Compacts the history when it is over the budget (see `compactHistory`). */
@@ -218,13 +347,13 @@ export class LlmCycle {
     const options = this.#options;
     if (options.compaction === undefined) return;
     const compacted = await compactHistory(
-      this.#history,
+      this.#conversation.history,
       options.system,
       submission.definitionTokens,
       options.compaction,
       submission.controller.signal,
     );
-    if (compacted !== undefined) this.#history = compacted;
+    if (compacted !== undefined) this.#conversation.history = compacted;
   }
 
   /** The next model request: the history, the tools, the parameters. */
@@ -245,113 +374,6 @@ export class LlmCycle {
     };
   }
 
-  /**
-   * The tool step, streamed: the calls start at once; their `tool_execution_started` events and
-   * `turn_complete` go first, then progress and completions as they come. The assistant message
-   * is committed with one tool message per call, also when the consumer stops early (which
-   * cancels the calls still running).
-   */
-  async *#streamTools(
-    toolTurn: ToolTurn,
-    response: ChatResponse,
-    registry: ToolRegistry,
-    submission: Submission,
-  ): AsyncGenerator<readonly StreamEvent[], void, undefined> {
-    const queue = new EventQueue<StreamEvent>();
-    const running = toolTurn.run(this.#toolSettings(registry, submission, queue));
-    void running.then(() => queue.close());
-    let drained = false;
-    try {
-      const started: StreamEvent[] = toolTurn.startedEvents();
-      started.push(turnComplete('tool_calls', response.usage));
-      yield started;
-      for (let events = await queue.take(); events !== undefined; events = await queue.take())
-        yield events;
-      drained = true;
-    } finally {
-      if (!drained)
-        submission.controller.abort(
-          new LlmError('cancelled', 'The stream consumer stopped iterating.'),
-        );
-      await running;
-      this.#commit(toolTurn, submission);
-    }
-  }
-
-  /** The tool step, not streamed: every call of the turn, then the commit. */
-  async #runTools(
-    toolTurn: ToolTurn,
-    registry: ToolRegistry,
-    submission: Submission,
-  ): Promise<void> {
-    try {
-      await toolTurn.run(this.#toolSettings(registry, submission, undefined));
-    } finally {
-      this.#commit(toolTurn, submission);
-    }
-  }
-
-  #toolSettings(
-    registry: ToolRegistry,
-    submission: Submission,
-    events: EventQueue<StreamEvent> | undefined,
-  ): ToolStepSettings {
-    const options = this.#options;
-    return {
-      registry,
-      sessionId: this.sessionId,
-      traceId: submission.trace?.traceId ?? submission.traceId,
-      runInTrace: submission.trace?.runInContext,
-      toolTimeoutMs: options.toolTimeoutMs,
-      maxParallelToolCalls: options.maxParallelToolCalls,
-      maxToolResultBytes: options.maxToolResultBytes,
-      returnUnknownTool: options.returnUnknownTool,
-      signal: submission.controller.signal,
-      events,
-    };
-  }
-
-  #commit(toolTurn: ToolTurn, submission: Submission): void {
-    this.#history.push(toolTurn.message, ...toolTurn.toolMessages());
-    submission.committed = true;
-  }
-
-  /** After a tool step: stops on cancel, on a fatal tool error and at `maxTurns`. */
-  #afterTools(
-    toolTurn: ToolTurn,
-    response: ChatResponse,
-    turn: number,
-    submission: Submission,
-  ): void {
-    if (submission.controller.signal.aborted) throw cancelledError(submission, undefined);
-    const fatal = toolTurn.firstFatal(this.#options.returnUnknownTool);
-    if (fatal !== undefined) {
-      const { error, toolName } = fatal;
-      throw new LlmError(
-        'tool_error',
-        `Tool '${toolName}' failed with ${error.code} (${error.message}); the tool loop stopped. The history is whole: fix the cause and submit again to go on.`,
-        { cause: error, toolName },
-      );
-    }
-    if (turn >= this.#options.maxTurns) {
-      throw new LlmError(
-        'max_turns_exceeded',
-        `The tool loop reached maxTurns (${this.#options.maxTurns}) and the model still calls tools; raise maxTurns or submit again to go on. The last response is in error.response.`,
-        { response },
-      );
-    }
-  }
-
-  #addUsage(usage: Usage | undefined): void {
-    if (usage === undefined) return;
-    const total = this.#usage;
-    this.#usage = {
-      promptTokens: total.promptTokens + usage.promptTokens,
-      completionTokens: total.completionTokens + usage.completionTokens,
-      totalTokens: total.totalTokens + usage.totalTokens,
-    };
-  }
-
   /** What a submit throws: `cancelled` once aborted, an `LlmError` as is, else `provider_error`. */
   #failure(error: unknown, submission: Submission): LlmError {
     if (submission.controller.signal.aborted) return cancelledError(submission, error);
@@ -365,10 +387,7 @@ export class LlmCycle {
 
   /** Ends a submit: a call that committed nothing leaves the history as it was. */
   #end(submission: Submission): void {
-    if (!submission.committed) {
-      const drop = new Set(submission.added);
-      this.#history = this.#history.filter((message) => !drop.has(message));
-    }
+    if (!submission.committed) this.#conversation.drop(submission.added);
     submission.callerSignal?.removeEventListener('abort', submission.onAbort);
     this.#busy = false;
   }

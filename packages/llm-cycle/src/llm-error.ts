@@ -16,6 +16,9 @@ import type { ChatResponse } from './chat-provider.js';
  * | `compaction_failed` | the compaction strategy threw or broke a tool-call/tool-message pair | no |
  * | `busy` | a submit was started while another one on the same cycle is still running | no |
  * | `provider_error` | a custom `ChatProvider` threw something that is not an `LlmError`; `cause` is what it threw | no |
+ * | `state_mismatch` | a run state was refused (malformed, another version, pending calls altered, a bad HMAC), or there is no paused run to resume; nothing ran | no |
+ * | `loop_detected` | the model kept making the same call (tool and canonical arguments) after being told it would not run again | no |
+ * | `callback_failed` | a callback of the application (the approval policy, a stop condition) threw or returned something it may not; `cause` is what it threw | no |
  */
 export type LlmErrorCode =
   | 'http_error'
@@ -28,7 +31,10 @@ export type LlmErrorCode =
   | 'tool_error'
   | 'compaction_failed'
   | 'busy'
-  | 'provider_error';
+  | 'provider_error'
+  | 'state_mismatch'
+  | 'loop_detected'
+  | 'callback_failed';
 
 /** Every `LlmErrorCode`. */
 export const llmErrorCodes: readonly LlmErrorCode[] = Object.freeze([
@@ -43,6 +49,9 @@ export const llmErrorCodes: readonly LlmErrorCode[] = Object.freeze([
   'compaction_failed',
   'busy',
   'provider_error',
+  'state_mismatch',
+  'loop_detected',
+  'callback_failed',
 ]);
 
 /** Options of the `LlmError` constructor. */
@@ -55,7 +64,7 @@ export interface LlmErrorOptions {
   readonly isRetryable?: boolean;
   /** How long the server asked us to wait before retrying (`Retry-After`), in milliseconds. */
   readonly retryAfterMs?: number;
-  /** The tool whose error ended the loop, for `tool_error`. */
+  /** The tool whose error ended the loop (`tool_error`), or the call's tool (`loop_detected`, `callback_failed`). */
   readonly toolName?: string;
   /** The last response, for `max_turns_exceeded`. */
   readonly response?: ChatResponse;
@@ -96,7 +105,7 @@ export class LlmError extends Error {
   readonly isRetryable: boolean;
   /** The wait the server asked for (`Retry-After` / `retry-after-ms`), in milliseconds. */
   readonly retryAfterMs?: number;
-  /** The tool whose fatal error ended the loop (`tool_error`). */
+  /** The tool whose fatal error ended the loop (`tool_error`), or the call's tool (`loop_detected`, `callback_failed`). */
   readonly toolName?: string;
   /** The last response, for `max_turns_exceeded`. */
   readonly response?: ChatResponse;

@@ -35,12 +35,31 @@ export interface ToolExecutionStartedEvent {
 /**
  * The model's turn is over. `reason` is `tool_calls` whenever the message carries tool calls
  * (whatever the server's `finish_reason` said), else the server's finish reason — never
- * `tool_calls` for a message without one (it then says `stop`).
+ * `tool_calls` for a message without one (it then says `stop`). Two reasons end a run that
+ * did not end on an answer, after the tool step: `interrupted` (the run paused: calls wait for
+ * a person; `resumeStream` goes on) and `stopped` (a `stopWhen` condition held).
  */
 export interface TurnCompleteEvent {
   readonly type: 'turn_complete';
-  readonly reason: FinishReason;
+  readonly reason: FinishReason | 'interrupted' | 'stopped';
   readonly usage?: Usage;
+}
+
+/** A call waits for a person's approval: the run pauses once the calls that need none have run. */
+export interface ToolApprovalRequestedEvent {
+  readonly type: 'tool_approval_requested';
+  readonly toolName: string;
+  readonly callId: string;
+  /** The parsed arguments, what the person decides about. */
+  readonly input: JsonValue;
+}
+
+/** A tool asked a person a question (`awaitInput`): the run pauses for the answer. */
+export interface ToolInputRequestedEvent {
+  readonly type: 'tool_input_requested';
+  readonly toolName: string;
+  readonly callId: string;
+  readonly prompt: string;
 }
 
 /** A running tool reported progress. */
@@ -67,11 +86,13 @@ export type ToolExecutionCompletedEvent = {
 );
 
 /**
- * The events of `submitStream` and `submitStreamWithTools`, discriminated on `type`, in this
- * order per turn: `assistant_reasoning_delta` / `assistant_text_delta` / `tool_call_delta` …
- * `tool_execution_started` (one
- * per call) … `turn_complete` … `tool_execution_progress` / `tool_execution_completed` (as
- * the calls run and settle), then the next turn.
+ * The events of `submitStream`, `submitStreamWithTools` and `resumeStream`, discriminated on
+ * `type`, in this order per turn: `assistant_reasoning_delta` / `assistant_text_delta` /
+ * `tool_call_delta` … `tool_execution_started` (one per call that runs or is answered now) …
+ * `turn_complete` … `tool_execution_progress` / `tool_execution_completed` (as the calls run
+ * and settle), then the next turn — or, when calls wait for a person,
+ * `tool_approval_requested` / `tool_input_requested` (one per waiting call) and `turn_complete`
+ * `interrupted`.
  */
 export type StreamEvent =
   | AssistantReasoningDeltaEvent
@@ -80,4 +101,6 @@ export type StreamEvent =
   | ToolExecutionStartedEvent
   | TurnCompleteEvent
   | ToolExecutionProgressEvent
-  | ToolExecutionCompletedEvent;
+  | ToolExecutionCompletedEvent
+  | ToolApprovalRequestedEvent
+  | ToolInputRequestedEvent;

@@ -1,33 +1,26 @@
-import { type JsonValue, ToolError, type ToolProgress } from '@agcore/tools-core';
-import type { ToolInvocation, ToolRegistry } from '@agcore/tools-registry';
+import type { JsonValue, ToolError, ToolInputAnswer, ToolProgress } from '@agcore/tools-core';
+import type { ToolInvocation } from '@agcore/tools-registry';
 import type { EventQueue } from './event-queue.js';
-import type { AssistantMessage, ToolCall, ToolMessage } from './messages.js';
-import type {
-  StreamEvent,
-  ToolExecutionCompletedEvent,
-  ToolExecutionStartedEvent,
-} from './stream-events.js';
-import { truncateUtf8 } from './truncate.js';
+import type { AssistantMessage, ToolMessage } from './messages.js';
+import type { StreamEvent, ToolExecutionStartedEvent } from './stream-events.js';
+import {
+  type CallResult,
+  completedEvent,
+  failed,
+  notRun,
+  notStarted,
+  type PreparedCall,
+  prepareCall,
+  resultOf,
+  unexpected,
+  type VerdictSettings,
+  verdict,
+} from './tool-verdict.js';
 
-/** A tool call with its arguments parsed (or the reason they could not be). */
-export interface PreparedCall {
-  readonly call: ToolCall;
-  /** The parsed arguments; the raw string when they are not JSON. */
-  readonly input: unknown;
-  readonly parseError?: ToolError;
-}
-
-/** The verdict on one call: the tool message for the model and the invocation behind it. */
-export interface CallResult {
-  readonly message: ToolMessage;
-  readonly invocation: ToolInvocation;
-  /** Whether the tool message was cut to `maxToolResultBytes`. */
-  readonly truncated: boolean;
-}
+export type { PreparedCall } from './tool-verdict.js';
 
 /** What running the calls of a turn needs. */
-export interface ToolStepSettings {
-  readonly registry: ToolRegistry;
+export interface ToolStepSettings extends VerdictSettings {
   readonly sessionId: string;
   readonly traceId: string;
   /** Runs each registry call with the submit's span active, when the submit is traced. */
@@ -35,20 +28,24 @@ export interface ToolStepSettings {
   readonly toolTimeoutMs: number;
   /** At most this many calls of the turn run at once (`Infinity`: all). */
   readonly maxParallelToolCalls: number;
-  readonly maxToolResultBytes: number | null;
-  /** Whether an unknown tool is told to the model (with the list of tools) instead of being fatal. */
-  readonly returnUnknownTool: boolean;
   /** Aborting it cancels the calls still running; calls not started yet are not started. */
   readonly signal: AbortSignal;
   /** Receives progress and completion events, when streaming. */
   readonly events: EventQueue<StreamEvent> | undefined;
 }
 
+/** Why a call of the turn has no verdict yet: it waits for approval, or for a person's answer. */
+export type Waiting =
+  | { readonly kind: 'approval' }
+  | { readonly kind: 'input'; readonly prompt: string; readonly data?: JsonValue };
+
 /**
  * The tool calls of one assistant message and the verdict on each. `run` runs all of them or a
  * subset, each call on its own: whatever one call does (throw, return what JSON cannot hold,
  * break the registry), its verdict is its own, and a call that completed keeps its real result.
- * `run` never rejects; once every call has a verdict, `toolMessages()` answers them in order.
+ * A call may also wait (`waiting`): for approval, or for an answer to the question its tool
+ * asked (`awaitInput`). `run` never rejects; once every call has a verdict, `toolMessages()`
+ * answers them in order.
  */
 export class ToolTurn {
   /** The assistant message whose calls these are. */
@@ -57,38 +54,122 @@ export class ToolTurn {
   readonly calls: readonly PreparedCall[];
   /** The verdict on each call, by position; `undefined` while it has none. */
   readonly results: (CallResult | undefined)[];
+  /** What each call without a verdict waits for, by position. */
+  readonly waiting: (Waiting | undefined)[];
 
   /** Prepares the calls of `message` (parses their arguments). */
   constructor(message: AssistantMessage) {
     this.message = message;
     this.calls = (message.tool_calls ?? []).map(prepareCall);
     this.results = new Array(this.calls.length);
-  }
-
-  /** One `tool_execution_started` event per call, in order. */
-  startedEvents(): ToolExecutionStartedEvent[] {
-    return this.calls.map(({ call, input }) => ({
-      type: 'tool_execution_started',
-      toolName: call.function.name,
-      callId: call.id,
-      input,
-    }));
+    this.waiting = new Array(this.calls.length);
   }
 
   /**
-   * Runs the calls at `positions` (default: all), at most `maxParallelToolCalls` at once, and
-   * resolves when each has a verdict. Never rejects.
+   * The turn of a paused run: `answered` are the tool messages of the calls that had their
+   * verdict (only non-fatal verdicts are ever kept across a pause: a fatal one ends the run
+   * instead), `waiting` what the others wait for.
    */
-  async run(settings: ToolStepSettings, positions?: readonly number[]): Promise<void> {
-    const queue = positions ?? this.calls.map((_, index) => index);
-    const limit = Math.min(settings.maxParallelToolCalls, queue.length);
-    if (limit >= queue.length) {
-      await Promise.all(queue.map((position) => this.#runOne(position, settings)));
+  static restore(
+    message: AssistantMessage,
+    answered: readonly { readonly callId: string; readonly content: string }[],
+    waiting: ReadonlyMap<string, Waiting>,
+  ): ToolTurn {
+    const turn = new ToolTurn(message);
+    const contents = new Map(answered.map((result) => [result.callId, result.content]));
+    turn.calls.forEach((entry, position) => {
+      const content = contents.get(entry.call.id);
+      if (content !== undefined) {
+        turn.results[position] = {
+          message: { role: 'tool', tool_call_id: entry.call.id, content },
+          invocation: {
+            toolName: entry.call.function.name,
+            callId: entry.call.id,
+            input: entry.input,
+            output: { ok: true, value: content },
+            durationMs: 0,
+          },
+          truncated: false,
+        };
+      }
+      turn.waiting[position] = waiting.get(entry.call.id);
+    });
+    return turn;
+  }
+
+  /** One `tool_execution_started` event per call at `positions`, in call order. */
+  startedEvents(positions: readonly number[]): ToolExecutionStartedEvent[] {
+    return (isAscending(positions) ? positions : [...positions].sort((a, b) => a - b)).map(
+      (position) => {
+        const { call, input } = this.calls[position] as PreparedCall;
+        return {
+          type: 'tool_execution_started',
+          toolName: call.function.name,
+          callId: call.id,
+          input,
+        };
+      },
+    );
+  }
+
+  /** Answers the call at `position` with `error` without running it (a denial, a refusal). */
+  answer(position: number, error: ToolError, settings: ToolStepSettings): void {
+    const entry = this.calls[position] as PreparedCall;
+    const result = resultOf(entry, error, 0, settings.maxToolResultBytes);
+    this.waiting[position] = undefined;
+    this.results[position] = result;
+    settings.events?.push(completedEvent(entry.call, result));
+  }
+
+  /** Marks the call at `position` as waiting for approval. */
+  ask(position: number): void {
+    this.waiting[position] = { kind: 'approval' };
+  }
+
+  /** The positions of the calls that wait (for approval or an answer), in call order. */
+  pending(): number[] {
+    const positions: number[] = [];
+    this.waiting.forEach((waiting, position) => {
+      if (waiting !== undefined && this.results[position] === undefined) positions.push(position);
+    });
+    return positions;
+  }
+
+  /**
+   * Answers every call that has no verdict yet (those that wait, and any other) with the
+   * error `why` makes for it: the turn is committed without them.
+   */
+  closeUnanswered(
+    why: (toolName: string, waiting: Waiting | undefined) => ToolError,
+    maxBytes: number | null,
+  ): void {
+    this.calls.forEach((entry, position) => {
+      if (this.results[position] !== undefined) return;
+      const error = why(entry.call.function.name, this.waiting[position]);
+      this.results[position] = resultOf(entry, error, 0, maxBytes);
+      this.waiting[position] = undefined;
+    });
+  }
+
+  /**
+   * Runs the calls at `positions`, at most `maxParallelToolCalls` at once, and resolves when
+   * each has a verdict or waits for input; a call in `inputs` gets its answer as `context.input`.
+   * Never rejects.
+   */
+  async run(
+    settings: ToolStepSettings,
+    positions: readonly number[],
+    inputs?: ReadonlyMap<number, ToolInputAnswer>,
+  ): Promise<void> {
+    const limit = Math.min(settings.maxParallelToolCalls, positions.length);
+    if (limit >= positions.length) {
+      await Promise.all(positions.map((position) => this.#runOne(position, settings, inputs)));
       return;
     }
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < queue.length) await this.#runOne(queue[next++] as number, settings);
+      while (next < positions.length)
+        await this.#runOne(positions[next++] as number, settings, inputs);
     };
     await Promise.all(Array.from({ length: limit }, worker));
   }
@@ -113,7 +194,11 @@ export class ToolTurn {
     return undefined;
   }
 
-  async #runOne(position: number, settings: ToolStepSettings): Promise<void> {
+  async #runOne(
+    position: number,
+    settings: ToolStepSettings,
+    inputs: ReadonlyMap<number, ToolInputAnswer> | undefined,
+  ): Promise<void> {
     const entry = this.calls[position] as PreparedCall;
     const name = entry.call.function.name;
     let invocation: ToolInvocation;
@@ -123,10 +208,20 @@ export class ToolTurn {
       invocation = failed(entry, entry.parseError, 0);
     } else {
       try {
-        invocation = await invoke(entry, settings);
+        invocation = await invoke(entry, settings, inputs?.get(position));
       } catch (error) {
         invocation = failed(entry, unexpected(name, error), 0);
       }
+    }
+    const asked = invocation.output.awaitingInput;
+    if (asked !== undefined) {
+      // The tool asks a person: no verdict yet (the run pauses, or ends without it).
+      this.waiting[position] = {
+        kind: 'input',
+        prompt: asked.prompt,
+        ...(asked.data === undefined ? {} : { data: asked.data }),
+      };
+      return;
     }
     let result: CallResult;
     try {
@@ -139,19 +234,28 @@ export class ToolTurn {
         settings.maxToolResultBytes,
       );
     }
+    this.waiting[position] = undefined;
     this.results[position] = result;
     settings.events?.push(completedEvent(entry.call, result));
   }
 }
 
-function invoke(entry: PreparedCall, settings: ToolStepSettings): Promise<ToolInvocation> {
+function invoke(
+  entry: PreparedCall,
+  settings: ToolStepSettings,
+  input: ToolInputAnswer | undefined,
+): Promise<ToolInvocation> {
   const { runInTrace } = settings;
   return runInTrace === undefined
-    ? invokeCall(entry, settings)
-    : runInTrace(() => invokeCall(entry, settings));
+    ? invokeCall(entry, settings, input)
+    : runInTrace(() => invokeCall(entry, settings, input));
 }
 
-function invokeCall(entry: PreparedCall, settings: ToolStepSettings): Promise<ToolInvocation> {
+function invokeCall(
+  entry: PreparedCall,
+  settings: ToolStepSettings,
+  input: ToolInputAnswer | undefined,
+): Promise<ToolInvocation> {
   const { call } = entry;
   const events = settings.events;
   return settings.registry.invoke(call.function.name, entry.input, {
@@ -161,6 +265,7 @@ function invokeCall(entry: PreparedCall, settings: ToolStepSettings): Promise<To
       sessionId: settings.sessionId,
       traceId: settings.traceId,
       toolCallId: call.id,
+      ...(input === undefined ? {} : { input }),
       ...(events === undefined
         ? {}
         : {
@@ -176,147 +281,9 @@ function invokeCall(entry: PreparedCall, settings: ToolStepSettings): Promise<To
   });
 }
 
-/** The verdict on a settled invocation: its tool message, a result JSON cannot hold made an error. */
-function verdict(
-  entry: PreparedCall,
-  invocation: ToolInvocation,
-  settings: ToolStepSettings,
-): CallResult {
-  const name = entry.call.function.name;
-  let output = invocation.output;
-  let content: string;
-  if (output.ok) {
-    const text = serialize(name, output.value);
-    if (typeof text !== 'string') {
-      output = { ok: false, error: text };
-      content = `Error [${text.code}]: ${text.message}`;
-    } else content = text;
-  } else {
-    content = `Error [${output.error.code}]: ${output.error.message}`;
-    if (output.error.code === 'not_found' && settings.returnUnknownTool) {
-      content += ` Available tools: ${settings.registry.listTools().join(', ') || '(none)'}.`;
-    }
+function isAscending(positions: readonly number[]): boolean {
+  for (let index = 1; index < positions.length; index++) {
+    if ((positions[index] as number) < (positions[index - 1] as number)) return false;
   }
-  let truncated = false;
-  if (settings.maxToolResultBytes !== null) {
-    const cut = truncateUtf8(content, settings.maxToolResultBytes);
-    content = cut.text;
-    truncated = cut.truncated;
-  }
-  return {
-    message: { role: 'tool', tool_call_id: entry.call.id, content },
-    invocation: output === invocation.output ? invocation : { ...invocation, output },
-    truncated,
-  };
-}
-
-/** The text sent to the model for a value: a string as is, anything else as JSON, or why it cannot be. */
-function serialize(name: string, value: JsonValue): string | ToolError {
-  if (typeof value === 'string') return value;
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch (error) {
-    return new ToolError(
-      'execution_failed',
-      `Tool '${name}' returned a value that cannot be turned into JSON (${error instanceof Error ? error.message : String(error)}).`,
-      { toolName: name, cause: error },
-    );
-  }
-  if (text !== undefined) return text;
-  return new ToolError(
-    'execution_failed',
-    `Tool '${name}' returned a value that JSON cannot represent (its JSON form is undefined, e.g. a toJSON that returns undefined).`,
-    { toolName: name },
-  );
-}
-
-function resultOf(
-  entry: PreparedCall,
-  error: ToolError,
-  durationMs: number,
-  maxBytes: number | null,
-): CallResult {
-  const content = `Error [${error.code}]: ${error.message}`;
-  const cut =
-    maxBytes === null ? { text: content, truncated: false } : truncateUtf8(content, maxBytes);
-  return {
-    message: { role: 'tool', tool_call_id: entry.call.id, content: cut.text },
-    invocation: failed(entry, error, durationMs),
-    truncated: cut.truncated,
-  };
-}
-
-function failed(entry: PreparedCall, error: ToolError, durationMs: number): ToolInvocation {
-  return {
-    toolName: entry.call.function.name,
-    callId: entry.call.id,
-    input: entry.input,
-    output: { ok: false, error },
-    durationMs,
-  };
-}
-
-/** A call that failed in a way nothing reported (a registry or serializer that threw). */
-function unexpected(name: string, error: unknown): ToolError {
-  return new ToolError(
-    'execution_failed',
-    `Tool '${name}' failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
-    { toolName: name, cause: error },
-  );
-}
-
-function notStarted(name: string): ToolError {
-  return new ToolError('cancelled', `Tool '${name}' was cancelled before it started.`, {
-    toolName: name,
-  });
-}
-
-function notRun(name: string): ToolError {
-  return new ToolError('cancelled', `Tool '${name}' was cancelled before it finished.`, {
-    toolName: name,
-  });
-}
-
-/** Parses a call's arguments: `''` (or whitespace) is `{}`, invalid JSON an `invalid_arguments`. */
-export function prepareCall(call: ToolCall): PreparedCall {
-  const raw = call.function.arguments;
-  if (raw.trim() === '') return { call, input: {} };
-  try {
-    return { call, input: JSON.parse(raw) as unknown };
-  } catch (error) {
-    const name = call.function.name;
-    return {
-      call,
-      input: raw,
-      parseError: new ToolError(
-        'invalid_arguments',
-        `The arguments of tool '${name}' are not valid JSON (${error instanceof Error ? error.message : String(error)}). Call it again with a JSON object that matches its parameters schema.`,
-        { toolName: name, cause: error },
-      ),
-    };
-  }
-}
-
-function completedEvent(call: ToolCall, result: CallResult): ToolExecutionCompletedEvent {
-  const { output, durationMs } = result.invocation;
-  const { truncated } = result;
-  const toolName = call.function.name;
-  return output.ok
-    ? {
-        type: 'tool_execution_completed',
-        toolName,
-        callId: call.id,
-        output: output.value,
-        durationMs,
-        truncated,
-      }
-    : {
-        type: 'tool_execution_completed',
-        toolName,
-        callId: call.id,
-        error: output.error,
-        durationMs,
-        truncated,
-      };
+  return true;
 }

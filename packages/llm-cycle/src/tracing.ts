@@ -153,6 +153,15 @@ export class SubmitTrace {
     }
   }
 
+  /** Sets an attribute of the submit's span (a pause, a resume). Never throws. */
+  note(name: string, value: Otel.AttributeValue): void {
+    try {
+      this.#span.setAttribute(name, value);
+    } catch {
+      // As in `end`: spans are lost, never calls.
+    }
+  }
+
   /** Ends the submit's span: its token totals, and the error the submit threw, if any. Never throws. */
   end(error: unknown): void {
     try {

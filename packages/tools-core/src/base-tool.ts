@@ -23,9 +23,28 @@ export interface BaseTool<Args = JsonObject, Result extends JsonValue = JsonValu
   readonly parameters: JsonSchema;
   /** Permissions the tool needs; none declared means the checker's `allowUnspecified` decides. */
   readonly requiredPermissions?: readonly Permission[];
-  /** Runs the tool. Should stop when `context.signal` aborts. */
+  /**
+   * Whether a person must approve a call before it runs (the LLM loop asks: see
+   * `LlmCycleOptions.approval`). A function decides per call, from the arguments (checked
+   * against `parameters` first, when the call comes through a `ToolRegistry`); absent or `false`:
+   * never.
+   */
+  readonly needsApproval?: boolean | NeedsApprovalFunction<Args>;
+  /**
+   * Runs the tool. Should stop when `context.signal` aborts. To ask a person a question
+   * before finishing, return `awaitInput({ prompt, data })` instead of a result.
+   */
   execute(args: Args, context: ToolContext): Promise<Result>;
 }
+
+/**
+ * Decides whether a call needs a person's approval, from its arguments. Declared as a method
+ * (bivariant in `Args`, as `execute` is), so that a tool with typed arguments still passes
+ * where any `BaseTool` is taken.
+ */
+export type NeedsApprovalFunction<Args> = {
+  check(args: Args, context: ToolContext): boolean | Promise<boolean>;
+}['check'];
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 

@@ -1,9 +1,11 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import { awaitInput } from './await-input.js';
 import type { BaseTool } from './base-tool.js';
 import { type AnyTool, defineTool } from './define-tool.js';
 import type { JsonValue } from './json.js';
 import type { FromJsonSchema } from './json-schema.js';
+import type { ToolInputAnswer } from './tool-context.js';
 
 describe('argument inference', () => {
   it('infers required, optional, enum, array and nested properties from a JSON Schema', () => {
@@ -75,5 +77,30 @@ describe('argument inference', () => {
       // @ts-expect-error a function is not JSON
       execute: () => () => 1,
     });
+  });
+});
+
+describe('approval and ask-back types', () => {
+  it('types needsApproval arguments like execute and lets execute return awaitInput()', () => {
+    const tool = defineTool({
+      name: 'transfer',
+      description: 'd',
+      parameters: {
+        type: 'object',
+        properties: { amount: { type: 'number' } },
+        required: ['amount'],
+      },
+      needsApproval: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ amount: number }>();
+        return args.amount > 100;
+      },
+      execute: async ({ amount }, context) => {
+        expectTypeOf(context.input).toEqualTypeOf<ToolInputAnswer | undefined>();
+        if (context.input === undefined) return awaitInput({ prompt: `Send ${amount}?` });
+        return { sent: amount };
+      },
+    });
+    expectTypeOf(tool).toExtend<AnyTool>();
+    expectTypeOf(tool).toExtend<BaseTool<{ amount: number }, JsonValue>>();
   });
 });

@@ -142,3 +142,48 @@ describe('defineTool', () => {
     await expect(tool.execute({}, createToolContext())).rejects.toThrow('nope');
   });
 });
+
+describe('defineTool needsApproval', () => {
+  it('passes a boolean through and leaves it out when not given', () => {
+    const base = {
+      name: 'x',
+      description: 'd',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => null,
+    } as const;
+    expect(defineTool({ ...base, needsApproval: true }).needsApproval).toBe(true);
+    expect('needsApproval' in defineTool(base)).toBe(false);
+  });
+
+  it('gives a function the arguments parsed by a Standard Schema; invalid ones are invalid_arguments', async () => {
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      name: 'pay',
+      description: 'd',
+      parameters: z.object({ amount: z.coerce.number() }),
+      needsApproval: (args) => {
+        seen.push(args);
+        return args.amount > 100;
+      },
+      execute: async () => null,
+    });
+    const decide = tool.needsApproval as (args: unknown, context: unknown) => Promise<boolean>;
+    await expect(decide({ amount: '500' }, createToolContext())).resolves.toBe(true);
+    expect(seen).toEqual([{ amount: 500 }]);
+    await expect(decide({ amount: 'lots' }, createToolContext())).rejects.toMatchObject({
+      code: 'invalid_arguments',
+    });
+  });
+
+  it('refuses a needsApproval that is neither a boolean nor a function (TypeError)', () => {
+    expect(() =>
+      defineTool({
+        name: 'x',
+        description: 'd',
+        parameters: { type: 'object' },
+        needsApproval: 'yes' as never,
+        execute: async () => null,
+      }),
+    ).toThrow(/needsApproval/);
+  });
+});

@@ -34,7 +34,14 @@ export interface DefineToolOptions<Parameters, Result extends JsonValue> {
   readonly parameters: Parameters;
   /** Permissions the tool needs. */
   readonly requiredPermissions?: readonly Permission[];
-  /** Runs the tool. */
+  /**
+   * Whether a person must approve a call before it runs: `true`, or a function of the call's
+   * arguments (typed, and parsed like `execute`'s with a Standard Schema). Default: never.
+   */
+  readonly needsApproval?:
+    | boolean
+    | ((args: InferToolArgs<Parameters>, context: ToolContext) => boolean | Promise<boolean>);
+  /** Runs the tool; may return `awaitInput({ prompt, data })` to ask a person first. */
   execute(args: InferToolArgs<Parameters>, context: ToolContext): Promise<Result> | Result;
 }
 
@@ -46,8 +53,9 @@ export interface DefineToolOptions<Parameters, Result extends JsonValue> {
  * (Standard Schema), `execute` receives the validated (parsed) value, and a failure is a
  * `ToolError` `invalid_arguments`.
  *
- * @throws {TypeError} when the name breaks the naming rule (`isToolName`), or `parameters` is
- * neither a JSON Schema object nor a Standard JSON Schema whose JSON Schema describes an object.
+ * @throws {TypeError} when the name breaks the naming rule (`isToolName`), `parameters` is
+ * neither a JSON Schema object nor a Standard JSON Schema whose JSON Schema describes an object,
+ * or `needsApproval` is neither a boolean nor a function.
  * @throws {ToolError} `invalid_arguments` when `requiredPermissions` is not an array of
  * permissions (see `checkRequiredPermissions`).
  *
@@ -63,7 +71,7 @@ export function defineTool<
   const Parameters extends JsonSchema | StandardToolSchema,
   Result extends JsonValue,
 >(options: DefineToolOptions<Parameters, Result>): BaseTool<InferToolArgs<Parameters>, Result> {
-  const { name, description, parameters, requiredPermissions, execute } = options;
+  const { name, description, parameters, requiredPermissions, needsApproval, execute } = options;
   if (!isToolName(name)) {
     throw new TypeError(
       `defineTool: tool name ${JSON.stringify(name)} is invalid; use 1 to 64 letters, digits, '_' or '-' (the LLM APIs refuse other names).`,
@@ -76,26 +84,61 @@ export function defineTool<
   if (typeof jsonSchema !== 'object' || jsonSchema === null || Array.isArray(jsonSchema)) {
     throw new TypeError(`defineTool: parameters of tool '${name}' must be a JSON Schema object.`);
   }
-  const validate = standard?.validate;
-  const run = validate
-    ? async (args: unknown, context: ToolContext): Promise<Result> => {
-        let result = validate(args);
-        if (result instanceof Promise) result = await result;
-        if (result.issues !== undefined) {
-          throw new ToolError('invalid_arguments', describeIssues(name, result.issues), {
-            toolName: name,
-          });
-        }
-        return execute(result.value as InferToolArgs<Parameters>, context);
-      }
-    : async (args: unknown, context: ToolContext): Promise<Result> =>
-        execute(args as InferToolArgs<Parameters>, context);
+  if (
+    needsApproval !== undefined &&
+    typeof needsApproval !== 'boolean' &&
+    typeof needsApproval !== 'function'
+  ) {
+    throw new TypeError(
+      `defineTool: needsApproval of tool '${name}' must be a boolean or a function of the arguments, got ${typeof needsApproval}.`,
+    );
+  }
+  type Args = InferToolArgs<Parameters>;
+  const parse = parser<Args>(name, standard?.validate);
   return {
     name,
     description,
     parameters: jsonSchema,
     ...(requiredPermissions === undefined ? {} : { requiredPermissions: permissions }),
-    execute: run,
+    ...(needsApproval === undefined
+      ? {}
+      : {
+          needsApproval:
+            typeof needsApproval !== 'function'
+              ? needsApproval
+              : parse === undefined
+                ? needsApproval
+                : async (args: unknown, context: ToolContext) =>
+                    needsApproval(await parse(args), context),
+        }),
+    execute:
+      parse === undefined
+        ? async (args: unknown, context: ToolContext): Promise<Result> =>
+            execute(args as Args, context)
+        : async (args: unknown, context: ToolContext): Promise<Result> =>
+            execute(await parse(args), context),
+  };
+}
+
+/**
+ * Parses the arguments with the Standard Schema, as `execute` receives them; `undefined` when
+ * the schema cannot validate (the arguments go as given). The parser rejects with `ToolError`
+ * `invalid_arguments` when the schema refuses them.
+ */
+function parser<Args>(
+  name: string,
+  validate: StandardSchemaV1.Props['validate'] | undefined,
+): ((args: unknown) => Promise<Args>) | undefined {
+  if (validate === undefined) return undefined;
+  return async (args) => {
+    let result = validate(args);
+    if (result instanceof Promise) result = await result;
+    if (result.issues !== undefined) {
+      throw new ToolError('invalid_arguments', describeIssues(name, result.issues), {
+        toolName: name,
+      });
+    }
+    return result.value as Args;
   };
 }
 

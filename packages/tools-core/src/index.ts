@@ -1,7 +1,10 @@
+export type { AwaitInputOptions, AwaitingInput } from './await-input.js';
+export { awaitInput, isAwaitingInput } from './await-input.js';
 export type { BackoffOptions } from './backoff.js';
 export { backoffDelay } from './backoff.js';
-export type { BaseTool, ToolDefinition } from './base-tool.js';
+export type { BaseTool, NeedsApprovalFunction, ToolDefinition } from './base-tool.js';
 export { isToolName, toToolDefinition } from './base-tool.js';
+export { canonicalJson } from './canonical-json.js';
 export type {
   AnyTool,
   DefineToolOptions,
@@ -28,7 +31,7 @@ export {
 export type { OptionalImport } from './telemetry.js';
 export { isTracerProviderRegistered, optionalImport } from './telemetry.js';
 export { delay, settleWithin } from './timers.js';
-export type { ToolContext, ToolProgress } from './tool-context.js';
+export type { ToolContext, ToolInputAnswer, ToolProgress } from './tool-context.js';
 export { createToolContext } from './tool-context.js';
 export type { ToolErrorCode, ToolErrorJson, ToolErrorOptions } from './tool-error.js';
 export { describeThrown, ToolError, toolErrorCodes } from './tool-error.js';

@@ -1,3 +1,5 @@
+import type { JsonValue } from './json.js';
+
 /** A progress report from a running tool. */
 export interface ToolProgress {
   /** Work done so far, in the unit of `total` (or a percentage when `total` is absent). */
@@ -36,6 +38,19 @@ export interface ToolContext {
   readonly toolCallId?: string;
   /** Reports progress to whoever runs the tool; absent when nobody listens. */
   readonly progress?: (update: ToolProgress) => void;
+  /**
+   * The answer to the question this tool asked by returning `awaitInput(...)`: present when the
+   * call is that same call made again, with the same arguments, after a person answered.
+   */
+  readonly input?: ToolInputAnswer;
+}
+
+/** What a tool that asked with `awaitInput` gets back in `context.input`. */
+export interface ToolInputAnswer {
+  /** The person's answer, as JSON. */
+  readonly value: JsonValue;
+  /** The `data` the tool gave to `awaitInput`, when it gave some. */
+  readonly data?: JsonValue;
 }
 
 const neverAborted: AbortSignal = new AbortController().signal;

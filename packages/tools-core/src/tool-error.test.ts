@@ -11,8 +11,10 @@ describe('ToolError', () => {
   it('classifies every code as the design table says', () => {
     const recoverable = toolErrorCodes.filter((code) => new ToolError(code, 'x').isRecoverable());
     expect(recoverable.sort()).toEqual([
+      'denied',
       'execution_failed',
       'invalid_arguments',
+      'loop_detected',
       'other',
       'timeout',
     ]);
@@ -26,7 +28,7 @@ describe('ToolError', () => {
       'cancelled',
     ];
     for (const code of fatal) expect(new ToolError(code, 'x').isRecoverable()).toBe(false);
-    expect(toolErrorCodes).toHaveLength(11);
+    expect(toolErrorCodes).toHaveLength(13);
   });
 
   it('keeps code, toolName and the standard cause', () => {

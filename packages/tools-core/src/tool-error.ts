@@ -14,6 +14,8 @@
  * | `mcp_timeout` | the MCP server did not answer in time | no |
  * | `io` | an input/output failure in the environment | no |
  * | `other` | anything else | yes |
+ * | `denied` | a person (or the approval policy) refused to let the call run | yes |
+ * | `loop_detected` | the same call was made too often in one run and was not run again | yes |
  */
 export type ToolErrorCode =
   | 'not_found'
@@ -26,9 +28,11 @@ export type ToolErrorCode =
   | 'mcp_not_initialized'
   | 'mcp_timeout'
   | 'io'
-  | 'other';
+  | 'other'
+  | 'denied'
+  | 'loop_detected';
 
-/** Every `ToolErrorCode`, in the order of the design's error table. */
+/** Every `ToolErrorCode`: the design's error table, then the codes added since. */
 export const toolErrorCodes: readonly ToolErrorCode[] = Object.freeze([
   'not_found',
   'execution_failed',
@@ -41,6 +45,8 @@ export const toolErrorCodes: readonly ToolErrorCode[] = Object.freeze([
   'mcp_timeout',
   'io',
   'other',
+  'denied',
+  'loop_detected',
 ]);
 
 const recoverableCodes: ReadonlySet<ToolErrorCode> = new Set<ToolErrorCode>([
@@ -48,6 +54,8 @@ const recoverableCodes: ReadonlySet<ToolErrorCode> = new Set<ToolErrorCode>([
   'invalid_arguments',
   'timeout',
   'other',
+  'denied',
+  'loop_detected',
 ]);
 
 /** Options of the `ToolError` constructor. */
@@ -92,8 +100,8 @@ export class ToolError extends Error {
 
   /**
    * Whether a model could do better next time: `execution_failed`, `invalid_arguments`,
-   * `timeout` and `other` are recoverable (the loop sends them back to the model); the rest
-   * end the loop.
+   * `timeout`, `other`, `denied` and `loop_detected` are recoverable (the loop sends them back
+   * to the model); the rest end the loop.
    */
   isRecoverable(): boolean {
     return recoverableCodes.has(this.code);

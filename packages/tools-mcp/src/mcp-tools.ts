@@ -11,6 +11,7 @@ import { exposedToolName } from './tool-names.js';
 import {
   type McpPermissionOverrides,
   type McpToolAnnotations,
+  needsApprovalFromAnnotations,
   permissionListProblem,
   resolvePermissions,
 } from './tool-permissions.js';
@@ -49,6 +50,14 @@ export interface McpToolsOptions {
   readonly permissions?: McpPermissionOverrides;
   /** Which tools to expose. */
   readonly filter?: McpToolFilter;
+  /**
+   * `true`: each tool gets `needsApproval` from its annotations (see
+   * `needsApprovalFromAnnotations`: a tool not hinted read-only, or hinted destructive, needs a
+   * person's approval before the LLM loop runs it) when the server is trusted
+   * (`trustAnnotations`); every tool of an untrusted server needs approval. Default: no tool
+   * carries `needsApproval`.
+   */
+  readonly needsApproval?: boolean;
 }
 
 /** A `BaseTool` backed by a tool of an MCP server. */
@@ -61,6 +70,8 @@ export interface McpTool extends BaseTool<JsonObject, JsonValue> {
   readonly annotations?: McpToolAnnotations;
   /** The permissions the tool requires (derived or configured); never empty. */
   readonly requiredPermissions: readonly Permission[];
+  /** Whether its calls need a person's approval; set when `tools({ needsApproval: true })`. */
+  readonly needsApproval?: boolean;
 }
 
 /** Tells whether `name` passes `filter`. Never throws. */
@@ -104,6 +115,12 @@ export function createMcpTools(
         ? options.prefix
         : undefined;
   checkOverrides(client.serverName, options.permissions);
+  const { needsApproval } = options;
+  if (needsApproval !== undefined && typeof needsApproval !== 'boolean') {
+    throw new TypeError(
+      `McpClient.tools() on server '${client.serverName}': needsApproval must be true or false, got ${typeof needsApproval}.`,
+    );
+  }
   const byName = new Map<string, string>();
   const tools: McpTool[] = [];
   for (const info of infos) {
@@ -129,6 +146,9 @@ export function createMcpTools(
           options.permissions,
           client.trustAnnotations,
         ),
+        needsApproval === true
+          ? needsApprovalFromAnnotations(client.trustAnnotations ? info.annotations : undefined)
+          : undefined,
       ),
     );
   }
@@ -140,6 +160,7 @@ function makeTool(
   info: McpToolInfo,
   name: string,
   permissions: Permission[],
+  needsApproval: boolean | undefined,
 ): McpTool {
   const mcpName = info.name;
   const parameters: JsonSchema = normaliseSchema(info.inputSchema);
@@ -152,6 +173,7 @@ function makeTool(
     parameters,
     requiredPermissions: Object.freeze(permissions),
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
+    ...(needsApproval === undefined ? {} : { needsApproval }),
     execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
       if (client.isBlocked(mcpName))
         return Promise.reject(blockedError(client.serverName, mcpName));

@@ -1,6 +1,7 @@
+import { canonicalJson } from '@agcore/tools-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, toolFingerprint } from './tool-fingerprint.js';
+import { toolFingerprint } from './tool-fingerprint.js';
 import { permissionListProblem, resolvePermissions } from './tool-permissions.js';
 
 /** Shuffles the keys of every object in a JSON value, deterministically from `seed`. */

@@ -55,6 +55,24 @@ export function permissionsFromAnnotations(
 }
 
 /**
+ * Whether a call of an MCP tool needs a person's approval, from its annotations: a tool not
+ * hinted read-only, or hinted destructive (even beside `readOnlyHint`: contradictory hints get
+ * the careful reading), needs approval; a tool that declares nothing needs it.
+ *
+ * | annotations | needsApproval |
+ * |---|---|
+ * | `readOnlyHint: true` (and not `destructiveHint: true`) | `false` |
+ * | `readOnlyHint: true, destructiveHint: true` | `true` |
+ * | not read-only (`destructiveHint` any) | `true` |
+ * | nothing declared | `true` |
+ *
+ * Never throws.
+ */
+export function needsApprovalFromAnnotations(annotations: McpToolAnnotations | undefined): boolean {
+  return annotations?.readOnlyHint !== true || annotations.destructiveHint === true;
+}
+
+/**
  * The permissions of one MCP tool: the override for it when there is one, else those derived
  * from its annotations when the server is trusted (`trustAnnotations`), else the most an MCP
  * tool can need: `write`, `delete`, `network`. Never throws.

@@ -1,4 +1,4 @@
-import { defineTool, Permission } from '@agcore/tools-core';
+import { awaitInput, defineTool, Permission } from '@agcore/tools-core';
 import { PermissionChecker } from '@agcore/tools-permission';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -90,6 +90,37 @@ describe('ToolRegistry: onInvocation (the audit hook)', () => {
     expect(first?.entry?.tool.name).toBe('add');
     expect(records[4]?.entry).toBeUndefined(); // not found: no entry
     expect(records.every((record) => record.invocation.sessionId === 'session-9')).toBe(true);
+  });
+
+  it('records a tool that asks back as its own outcome, and the call answered as another record', async () => {
+    const { registry, records } = audited();
+    registry.register(
+      defineTool({
+        name: 'transfer',
+        description: 'Asks before it moves money',
+        parameters: { type: 'object' },
+        execute: (_args, context) =>
+          context.input === undefined
+            ? awaitInput({ prompt: 'Freeze the account?', data: { amount: 9000 } })
+            : { frozen: context.input.value === 'yes' },
+      }),
+    );
+    await registry.invoke('transfer', { id: 7 }, { context: { toolCallId: 'call_t' } });
+    await registry.invoke(
+      'transfer',
+      { id: 7 },
+      { context: { toolCallId: 'call_t', input: { value: 'yes', data: { amount: 9000 } } } },
+    );
+    expect(records).toHaveLength(2);
+    const [asked, answered] = records.map((record) => record.invocation);
+    expect(asked?.callId).toBe('call_t');
+    expect(asked?.output).toMatchObject({
+      ok: false,
+      awaitingInput: { prompt: 'Freeze the account?', data: { amount: 9000 } },
+    });
+    expect(Object.isFrozen(asked?.output)).toBe(true);
+    expect(answered?.output).toEqual({ ok: true, value: { frozen: true } });
+    expect(registry.entry('transfer')?.stats).toMatchObject({ calls: 2, failures: 0 });
   });
 
   it('is called once per call of invokeAll, also for a batch whose options are refused and for malformed calls', async () => {

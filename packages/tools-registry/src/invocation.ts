@@ -1,7 +1,10 @@
 import {
+  type AwaitingInput,
+  awaitInput,
   type BaseTool,
   describeNonJson,
   describeThrown,
+  isAwaitingInput,
   type JsonValue,
   ToolError,
 } from '@agcore/tools-core';
@@ -55,14 +58,8 @@ async function runInvocation(
     if (record !== undefined) record.entry = entry;
     if (entry === undefined)
       return finish(name, request, start, ids, undefined, notFound(registry, name));
-    const refusal = checkPermission(registry.checker, name, entry);
+    const refusal = refusalOf(registry, name, entry, request.args);
     if (refusal !== undefined) return finish(name, request, start, ids, entry, refusal);
-    if (registry.validateArguments) {
-      const problem = entry.checkArguments(request.args);
-      if (problem !== undefined) {
-        return finish(name, request, start, ids, entry, invalidArguments(name, problem));
-      }
-    }
     const { options } = request;
     const outcome = await runToolCall(entry.tool as unknown as BaseTool<unknown>, request.args, {
       time: usesRegistryTime(options)
@@ -80,6 +77,8 @@ async function runInvocation(
     ids.traceId ??= outcome.traceId;
     if (outcome.error !== undefined) {
       invocation = finish(name, request, start, ids, entry, outcome.error);
+    } else if (isAwaitingInput(outcome.value)) {
+      invocation = asking(name, request, start, ids, entry, outcome.value);
     } else {
       const reason = describeNonJson(outcome.value);
       invocation =
@@ -93,6 +92,78 @@ async function runInvocation(
   return listenerError === undefined
     ? invocation
     : callbackFailed(invocation, request.listenerName, listenerError.error);
+}
+
+/**
+ * What `invoke` would refuse before running the tool: an unknown name, the permission policy,
+ * the arguments against the schema. `undefined` when the call would run. Never throws.
+ */
+export function checkCall(
+  registry: RegistryView,
+  name: unknown,
+  args: unknown,
+): ToolError | undefined {
+  const label = typeof name === 'string' ? name : describeThrown(name);
+  try {
+    const entry = typeof name === 'string' ? registry.entries.get(name) : undefined;
+    if (entry === undefined) return notFound(registry, label);
+    return refusalOf(registry, label, entry, args);
+  } catch (error) {
+    return internalFailure(label, error);
+  }
+}
+
+/** The permission check, then argument validation (when on): the first refusal, if any. */
+function refusalOf(
+  registry: RegistryView,
+  name: string,
+  entry: RegisteredTool,
+  args: unknown,
+): ToolError | undefined {
+  const refusal = checkPermission(registry.checker, name, entry);
+  if (refusal !== undefined || !registry.validateArguments) return refusal;
+  const problem = entry.checkArguments(args);
+  return problem === undefined ? undefined : invalidArguments(name, problem);
+}
+
+/**
+ * The invocation of a tool that returned `awaitInput(...)`: its own outcome, read defensively
+ * (the brand can be put on any object by code in the process) and rebuilt by `awaitInput`, so
+ * the request passed on is frozen and valid; a broken one is `execution_failed`.
+ */
+function asking(
+  name: string,
+  request: InvocationRequest,
+  start: number,
+  ids: CallIds,
+  entry: RegisteredTool,
+  value: AwaitingInput,
+): ToolInvocation {
+  let rebuilt: AwaitingInput;
+  try {
+    const { prompt, data } = value;
+    rebuilt = awaitInput(data === undefined ? { prompt } : { prompt, data });
+  } catch (error) {
+    return finish(
+      name,
+      request,
+      start,
+      ids,
+      entry,
+      new ToolError(
+        'execution_failed',
+        `Tool '${name}' returned a request for input that cannot be read (${describeThrown(error)}). Return awaitInput({ prompt, data }) with a non-empty prompt and JSON data.`,
+        { toolName: name, cause: error },
+      ),
+    );
+  }
+  const invocation = finish(name, request, start, ids, entry, undefined, null);
+  const error = new ToolError(
+    'other',
+    `Tool '${name}' asks a person before it can finish (${JSON.stringify(rebuilt.prompt)}), and this caller did not answer: read output.awaitingInput, then call the tool again with the same arguments and context.input = { value, data }.`,
+    { toolName: name },
+  );
+  return { ...invocation, output: { ok: false, error, awaitingInput: rebuilt } };
 }
 
 function checkPermission(
@@ -157,7 +228,12 @@ export function callbackFailed(
   error: unknown,
 ): ToolInvocation {
   const name = invocation.toolName;
-  const ran = invocation.output.ok ? 'succeeded' : `failed (${invocation.output.error.code})`;
+  const { output } = invocation;
+  const ran = output.ok
+    ? 'succeeded'
+    : output.awaitingInput !== undefined
+      ? 'asked for input'
+      : `failed (${output.error.code})`;
   return {
     ...invocation,
     output: {

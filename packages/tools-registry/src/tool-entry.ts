@@ -4,7 +4,7 @@ import type { AnyTool } from '@agcore/tools-core';
 export interface ToolStats {
   /** Invocations, successful or not (a tool refused or never found is not counted). */
   calls: number;
-  /** Invocations whose output is an error. */
+  /** Invocations whose output is an error (a tool that asks for input with `awaitInput` is not one). */
   failures: number;
   /** Milliseconds spent in all invocations, checks included. */
   totalDurationMs: number;

@@ -1,9 +1,19 @@
-import type { JsonValue, ToolError } from '@agcore/tools-core';
+import type { AwaitingInput, JsonValue, ToolError } from '@agcore/tools-core';
 
-/** The outcome of an invocation: a JSON value, or the `ToolError` that explains the failure. */
+/**
+ * The outcome of an invocation: a JSON value, the `ToolError` that explains the failure, or a
+ * tool that asks a person before it can finish (it returned `awaitInput(...)`).
+ *
+ * The third outcome is its own (`awaitingInput` is set; the tool did not fail: its stats count
+ * no failure), but it comes with `ok: false` and an `error` (code `other`) that says the tool
+ * asks a question this caller did not answer: code written before it existed, `if (output.ok)
+ * … else output.error`, keeps compiling and reads a real `ToolError`, never an `undefined`.
+ * Callers that can answer check `output.awaitingInput` first (`LlmCycle` does).
+ */
 export type ToolOutput =
-  | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly error: ToolError };
+  | { readonly ok: true; readonly value: JsonValue; readonly awaitingInput?: undefined }
+  | { readonly ok: false; readonly error: ToolError; readonly awaitingInput?: undefined }
+  | { readonly ok: false; readonly error: ToolError; readonly awaitingInput: AwaitingInput };
 
 /** The record of one tool call: what went in, what came out, how long it took. */
 export interface ToolInvocation {
@@ -13,7 +23,7 @@ export interface ToolInvocation {
   readonly callId?: string;
   /** The arguments as received. */
   readonly input: unknown;
-  /** The result or the error. */
+  /** The result, the error, or the question the tool asks. */
   readonly output: ToolOutput;
   /** Wall time from the start of `invoke` to its end, in milliseconds. */
   readonly durationMs: number;

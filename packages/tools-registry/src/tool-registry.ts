@@ -2,7 +2,7 @@ import { type AnyTool, type ToolDefinition, ToolError } from '@agcore/tools-core
 import { createSchemaCompiler, type SchemaCompiler } from '@agcore/tools-core/schema';
 import type { PermissionChecker } from '@agcore/tools-permission';
 import { reportInvocation } from './audit.js';
-import { invokeTool, unreadableCall } from './invocation.js';
+import { checkCall, invokeTool, unreadableCall } from './invocation.js';
 import { invokeBatch } from './invoke-all.js';
 import type {
   InvokeAllOptions,
@@ -226,6 +226,17 @@ export class ToolRegistry {
       reportInvocation(this.view, invocation, undefined);
       return Promise.resolve(invocation);
     }
+  }
+
+  /**
+   * The checks `invoke` makes before it runs a tool, without running it: the name is
+   * registered, the permission policy allows the tool, the arguments match its schema (when
+   * `validateArguments` is on). Returns the `ToolError` `invoke` would report (`not_found`,
+   * `permission_denied`, `invalid_arguments`), or `undefined` when the call would run. The LLM
+   * loop asks it before asking a person to approve a call. Never throws.
+   */
+  checkCall(name: string, args: unknown): ToolError | undefined {
+    return checkCall(this.view, name, args);
   }
 
   /**

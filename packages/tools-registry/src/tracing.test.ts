@@ -1,4 +1,10 @@
-import { defineTool, Permission, type ToolContext, ToolError } from '@agcore/tools-core';
+import {
+  awaitInput,
+  defineTool,
+  Permission,
+  type ToolContext,
+  ToolError,
+} from '@agcore/tools-core';
 import { PermissionChecker } from '@agcore/tools-permission';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -113,6 +119,29 @@ describe('ToolRegistry: OpenTelemetry spans (real SDK)', () => {
       expect(span.status.message, name).toBeTruthy();
     }
     expect(only(spans, 'execute_tool broken').status.message).toContain('the disk is on fire');
+  });
+
+  it('ends the span of a tool that asks back without an error status: a question is not a failure', async () => {
+    tracing = startTestTracing();
+    const asking = defineTool({
+      name: 'transfer',
+      description: 'Asks before it moves money',
+      parameters: { type: 'object' },
+      execute: (_args, context) =>
+        context.input === undefined ? awaitInput({ prompt: 'Freeze the account?' }) : 'frozen',
+    });
+    const tools = registry().register(asking);
+    const asked = await tools.invoke('transfer', {});
+    expect(asked.output.ok === false && asked.output.awaitingInput?.prompt).toBe(
+      'Freeze the account?',
+    );
+    await tools.invoke('transfer', {}, { context: { input: { value: 'yes' } } });
+    const [first, second] = tracing.spans().filter((span) => span.name === 'execute_tool transfer');
+    expect(first?.status.code).toBe(SpanStatusCode.UNSET);
+    expect(first?.attributes['agcore.tool.awaiting_input']).toBe(true);
+    expect(first?.attributes['error.type']).toBeUndefined();
+    expect(second?.status.code).toBe(SpanStatusCode.UNSET);
+    expect(second?.attributes['agcore.tool.awaiting_input']).toBeUndefined();
   });
 
   it('records arguments and results only with recordContent, bounded', async () => {

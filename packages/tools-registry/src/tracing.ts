@@ -105,7 +105,10 @@ class ActiveToolSpan implements ToolSpan {
           );
         }
       }
-      if (!output.ok) {
+      if (!output.ok && output.awaitingInput !== undefined) {
+        // A question to a person is the call's own outcome, not an error.
+        span.setAttribute('agcore.tool.awaiting_input', true);
+      } else if (!output.ok) {
         span.setAttribute('error.type', output.error.code);
         span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: output.error.message });
       }

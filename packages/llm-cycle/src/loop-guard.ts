@@ -1,0 +1,67 @@
+import { canonicalJson, ToolError } from '@agcore/tools-core';
+import { sha256 } from './run-seal.js';
+
+/** Options of loop detection (`LlmCycleOptions.loopDetection`). */
+export interface LoopDetectionOptions {
+  /** How often one call (the same tool with the same canonical arguments) may run in one run; default 3. */
+  readonly maxRepeats: number;
+}
+
+/** What the guard says about a call: run it, refuse it (the model is told), or refuse it and end the run. */
+export type LoopVerdict = 'run' | 'refuse' | 'stop';
+
+/**
+ * Counts the calls of one run (a submit and its resumes) by tool and canonical arguments. The
+ * first `maxRepeats` of one call run; the next is refused with a recoverable `loop_detected`
+ * tool message; one more after that means the model did not listen, and the run ends.
+ *
+ * In memory a call is keyed by the canonical JSON of `[toolName, arguments]`; a run state holds
+ * its SHA-256 instead (so a state does not copy every argument twice). The counts of a restored
+ * run are looked up by hash until their call comes again.
+ */
+export class LoopGuard {
+  readonly #maxRepeats: number | undefined;
+  readonly #counts = new Map<string, number>();
+  /** Counts from a run state, by hash, not yet met again. */
+  readonly #restored: Map<string, number>;
+
+  /** A guard with `maxRepeats` (`undefined`: off), continuing from a state's `counts` when given. */
+  constructor(maxRepeats: number | undefined, counts: readonly (readonly [string, number])[] = []) {
+    this.#maxRepeats = maxRepeats;
+    this.#restored = new Map(counts);
+  }
+
+  /** Counts one call and says what to do with it. Never throws. */
+  admit(toolName: string, input: unknown): LoopVerdict {
+    const max = this.#maxRepeats;
+    if (max === undefined) return 'run';
+    const key = canonicalJson([toolName, input]);
+    let count = this.#counts.get(key);
+    if (count === undefined && this.#restored.size > 0) {
+      const hash = sha256(key);
+      count = this.#restored.get(hash);
+      this.#restored.delete(hash);
+    }
+    count = (count ?? 0) + 1;
+    this.#counts.set(key, count);
+    if (count <= max) return 'run';
+    return count === max + 1 ? 'refuse' : 'stop';
+  }
+
+  /** The tool message of a refused call. */
+  refusal(toolName: string): ToolError {
+    return new ToolError(
+      'loop_detected',
+      `Tool '${toolName}' was already called ${this.#maxRepeats} times with these same arguments in this run, so it was not run again. Use the results you already have, or call it with other arguments.`,
+      { toolName },
+    );
+  }
+
+  /** The counts by SHA-256 of their key, for a run state. */
+  entries(): [string, number][] {
+    return [
+      ...this.#restored,
+      ...[...this.#counts].map(([key, count]): [string, number] => [sha256(key), count]),
+    ];
+  }
+}
