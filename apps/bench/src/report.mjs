@@ -64,7 +64,7 @@ function loopSection(results, lines, summary) {
   const cpuRatio =
     median(loop.results.agcore?.cpuMsPerRun ?? []) / median(loop.results.bare?.cpuMsPerRun ?? []);
   summary.push(
-    `- Tool loop, agcore ÷ bare fetch loop: wall time ${verdict(ours / floor, 1.15)}; client CPU ${verdict(cpuRatio, 1.15)} (target ≤ 1.15×).`,
+    `- Tool loop, agcore ÷ bare fetch loop: wall time ${verdict(ours / floor, 1.05)}; client CPU ${verdict(cpuRatio, 1.05)} (target ≤ 1.05×).`,
   );
   for (const name of ['ai-sdk', 'openai-agents']) {
     const value = median(loop.results[name]?.msPerRun ?? []);
@@ -106,7 +106,7 @@ function streamSection(results, lines, summary) {
     median(stream.results.bare?.cpuMsPerRun ?? []);
   const eventsRatio = median(stream.results.agcore?.eventsPerSecond ?? []) / floorEvents;
   summary.push(
-    `- Streaming, agcore ÷ bare SSE loop: wall time ${verdict(ours / floor, 1.3)}; client CPU ${verdict(cpuRatio, 1.3)}; on the long reply agcore hands over ${ratio(eventsRatio)} the floor's deltas per second (target ≤ 1.3×).`,
+    `- Streaming, agcore ÷ bare SSE loop: wall time ${verdict(ours / floor, 1.1)}; client CPU ${verdict(cpuRatio, 1.1)}; on the long reply agcore hands over ${ratio(eventsRatio)} the floor's deltas per second (target ≤ 1.10×).`,
   );
   for (const name of ['ai-sdk', 'openai-agents']) {
     const value = median(stream.results[name]?.msPerRun ?? []);

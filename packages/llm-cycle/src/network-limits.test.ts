@@ -63,13 +63,48 @@ describe('idleTimeoutMs: time without a byte', () => {
     expect(error.message).toMatch(/raise idleTimeoutMs/);
   });
 
-  it('non-streamed: the idle limit starts with the headers; before them the total limit applies', async () => {
-    // A server computing a whole answer sends nothing until it is ready.
+  it('non-streamed: a server that accepts and never answers fails in idleTimeoutMs (tool loop)', async () => {
+    // The total limit (10 min by default) must not be what ends it: the idle limit runs from
+    // the moment the request is sent, as for streams. A server of its own that hangs on every
+    // request: a late request of an earlier test cannot take its reply.
+    const own = await startChatCompletionsServer();
+    try {
+      own.fallback({ kind: 'hang' });
+      const cycle = new LlmCycle({
+        provider: createOpenAICompatibleProvider({ baseURL: own.baseURL }),
+        model: 'm',
+        retry: { maxRetries: 0 },
+      });
+      const registry = new ToolRegistry();
+      const error = await failure(
+        cycle.submitWithTools('Hello?', registry, { idleTimeoutMs: 300 }),
+      );
+      expect(error).toBeInstanceOf(LlmError);
+      expect(error.code).toBe('timeout');
+      expect(error.message).toContain('idleTimeoutMs (300 ms)');
+      expect(error.message).toContain('while waiting for the answer');
+      expect(cycle.messages()).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('non-streamed: a whole answer that takes longer than idleTimeoutMs to come needs a larger one', async () => {
+    // Such a server sends nothing until the whole answer is ready: the README says so.
     server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
-    const response = await provider({ idleTimeoutMs: 100 }).chat(request);
+    const error = await failure(provider({ idleTimeoutMs: 100 }).chat(request));
+    expect(error.code).toBe('timeout');
+    expect(error.message).toContain('idleTimeoutMs (100 ms)');
+    server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
+    const response = await provider({ idleTimeoutMs: 100 }).chat(request, { idleTimeoutMs: 5_000 });
     expect(response.message.content).toBe('Thought long.');
+  });
+
+  it('non-streamed: the total limit still applies when it is the shorter one', async () => {
     server.reply({ kind: 'hang' });
-    const error = await failure(provider({ idleTimeoutMs: 100 }).chat(request, { timeoutMs: 200 }));
+    const error = await failure(
+      provider({ idleTimeoutMs: 60_000 }).chat(request, { timeoutMs: 200 }),
+    );
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('timeoutMs (200 ms, the total limit)');
   });
@@ -101,13 +136,14 @@ describe('idleTimeoutMs: time without a byte', () => {
   });
 
   it('a slow but steady stream is not cut by the idle limit (it is no total limit)', async () => {
-    // 16 writes 100 ms apart outlast the idle limit almost four times; none is late by itself.
-    const writes = textStream(Array.from({ length: 12 }, (_, index) => `w${index} `));
+    // 28 writes 100 ms apart outlast the idle limit almost three times; none is late by itself,
+    // even on a loaded machine (a pause may stretch to 10x before the limit is met).
+    const writes = textStream(Array.from({ length: 24 }, (_, index) => `w${index} `));
     server.reply({ kind: 'sse', writes, pause: 100 });
-    const chunks = await collect(provider({ idleTimeoutMs: 400 }).chatStream(request));
+    const chunks = await collect(provider({ idleTimeoutMs: 1_000 }).chatStream(request));
     const final = chunks.at(-1);
     expect(final?.type === 'response' && final.response.message.content).toBe(
-      Array.from({ length: 12 }, (_, index) => `w${index} `).join(''),
+      Array.from({ length: 24 }, (_, index) => `w${index} `).join(''),
     );
   });
 

@@ -1,4 +1,4 @@
-import { redactError, settleWithin } from '@agcore/tools-core';
+import { redactError } from '@agcore/tools-core';
 import type {
   ChatCallOptions,
   ChatChunk,
@@ -6,11 +6,18 @@ import type {
   ChatRequest,
   ChatResponse,
 } from './chat-provider.js';
-import { BodyReader, checkContentLength, parseJsonAnswer } from './http/body-reader.js';
+import {
+  BodyReader,
+  checkContentLength,
+  parseJsonAnswer,
+  type Reading,
+} from './http/body-reader.js';
 import { type Endpoint, resolveEndpoint } from './http/endpoint.js';
-import { StreamedAnswer, type StreamReading } from './http/event-stream-reader.js';
+import { nextTurn } from './http/event-loop-turn.js';
+import { StreamedAnswer } from './http/event-stream-reader.js';
 import { Exchange, type ExchangeLimits } from './http/exchange.js';
 import { httpError, isRedirect, redirected } from './http/http-error.js';
+import { sendPacer } from './http/send-pacer.js';
 import { LlmError } from './llm-error.js';
 import { requestBody, type SendReasoning } from './wire/request-body.js';
 
@@ -30,8 +37,8 @@ export interface OpenAICompatibleProviderOptions {
   readonly fetch?: typeof globalThis.fetch;
   /**
    * Gives up when the server sends no byte for this long, in ms (default 60 000; `Infinity`:
-   * never): from the request on for streams, from the response headers on for non-streamed
-   * requests (their server sends nothing until the whole answer is ready).
+   * never), from the moment the request is sent. A non-streamed answer sends no byte until it is
+   * complete: long non-streamed generations need a larger value (or streaming).
    */
   readonly idleTimeoutMs?: number;
   /** Gives up when a whole request takes longer, in ms (default: none for streams, 600 000 otherwise). */
@@ -78,8 +85,6 @@ class OpenAICompatibleProvider implements ChatProvider {
   readonly #maxResponseBytes: number;
   readonly #includeUsage: boolean;
   readonly #sendReasoning: SendReasoning;
-  /** The end of the last response, read in the background (see `#release`). */
-  #pendingRelease: Promise<void> | undefined;
 
   constructor(options: OpenAICompatibleProviderOptions) {
     this.#endpoint = resolveEndpoint(options);
@@ -101,7 +106,10 @@ class OpenAICompatibleProvider implements ChatProvider {
       const reading = this.#reading(exchange, response);
       if (reading.contentType.includes('json')) {
         const source = new BodyReader(response.body as ReadableStream<Uint8Array>, reading);
-        return parseJsonAnswer(await source.rest(), reading);
+        const answer = parseJsonAnswer(await source.rest(), reading);
+        // Read to its end: the connection is free on the next turn (see connection-release.ts).
+        await nextTurn();
+        return answer;
       }
       // An SSE answer to a non-streamed request (proxies that always stream): assembled.
       const answer = new StreamedAnswer(response.body as ReadableStream<Uint8Array>, reading);
@@ -111,6 +119,7 @@ class OpenAICompatibleProvider implements ChatProvider {
           const last = batch[batch.length - 1];
           if (last?.type === 'response') final = last.response;
         }
+        await answer.release();
         return final as ChatResponse;
       } finally {
         answer.close();
@@ -145,6 +154,8 @@ class OpenAICompatibleProvider implements ChatProvider {
       );
       for (let batch = await answer.next(); batch !== undefined; batch = await answer.next())
         yield batch;
+      // The next request of this conversation must find the connection back in the pool.
+      await answer.release();
     } catch (error) {
       throw this.#clean(error, exchange);
     } finally {
@@ -161,16 +172,15 @@ class OpenAICompatibleProvider implements ChatProvider {
         this.#timeoutMs ??
         (stream ? Number.POSITIVE_INFINITY : defaultWholeTimeoutMs),
     };
-    return new Exchange(options.signal, limits, this.#endpoint.shown, stream);
+    return new Exchange(options.signal, limits, this.#endpoint.shown);
   }
 
-  #reading(exchange: Exchange, response: Response): StreamReading {
-    const reading: StreamReading = {
+  #reading(exchange: Exchange, response: Response): Reading {
+    const reading: Reading = {
       exchange,
       endpoint: this.#endpoint,
       maxResponseBytes: this.#maxResponseBytes,
       contentType: response.headers.get('content-type') ?? '',
-      afterDone: (source) => this.#release(source),
     };
     checkContentLength(response, reading);
     if (response.body === null) {
@@ -182,26 +192,14 @@ class OpenAICompatibleProvider implements ChatProvider {
     return reading;
   }
 
+  /**
+   * Sends the request (built and serialized only when the pacer lets it go: see `send-pacer.ts`)
+   * and resolves to the response, once its headers came and its status is 2xx.
+   */
   async #post(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
-    if (this.#pendingRelease !== undefined) await this.#pendingRelease;
-    const body = requestBody(request, {
-      stream,
-      includeUsage: this.#includeUsage,
-      sendReasoning: this.#sendReasoning,
-    });
     let response: Response;
     try {
-      response = await exchange.guard(
-        this.#fetch(this.#endpoint.url, {
-          method: 'POST',
-          headers: this.#endpoint.headers,
-          body,
-          // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
-          // request body per request: redirects are refused with a clear error instead.
-          redirect: 'error',
-          ...(exchange.signal === undefined ? {} : { signal: exchange.signal }),
-        }),
-      );
+      response = await sendPacer.run(() => this.#send(request, stream, exchange));
     } catch (error) {
       if (isRedirect(error)) throw redirected(this.#endpoint.shown);
       throw exchange.failure(error, 'sending the request');
@@ -211,31 +209,27 @@ class OpenAICompatibleProvider implements ChatProvider {
     return response;
   }
 
-  /**
-   * After `[DONE]` the response is handed over at once and its end is read in the background:
-   * servers end the response right after `[DONE]`, and reading that end lets `fetch` keep the
-   * connection alive; a server that holds the stream open is cut after 50 ms. The next request
-   * of this provider waits for that end and for the turn of the event loop on which Node's fetch
-   * (undici) puts the connection back in the pool, so a streamed tool loop keeps to one
-   * connection. (The non-streamed path does not wait: the turn costs more than a connection.)
-   */
-  #release(source: BodyReader): void {
-    const pending = (async () => {
-      const turn = nextTurn();
-      const read = source.reader.read().then(
-        (result) => result.done,
-        () => false,
-      );
-      // Usually the end came with [DONE]: it is read before the next turn, which frees the socket.
-      const ended = await Promise.race([read, turn.then(() => undefined)]);
-      if (ended === true) await turn;
-      else if (ended === false || !((await settleWithin(read, 50)) && (await read)))
-        source.cancel();
-      else await nextTurn();
-    })().finally(() => {
-      if (this.#pendingRelease === pending) this.#pendingRelease = undefined;
+  #send(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
+    // A limit that ran out while the request waited for the pacer: it is not sent at all.
+    if (exchange.expired) return Promise.reject(exchange.failure(undefined, 'waiting to be sent'));
+    // The idle limit runs from here: time spent waiting for the pacer is no silence of the server.
+    exchange.touch();
+    const body = requestBody(request, {
+      stream,
+      includeUsage: this.#includeUsage,
+      sendReasoning: this.#sendReasoning,
     });
-    this.#pendingRelease = pending;
+    return exchange.guard(
+      this.#fetch(this.#endpoint.url, {
+        method: 'POST',
+        headers: this.#endpoint.headers,
+        body,
+        // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
+        // request body per request: redirects are refused with a clear error instead.
+        redirect: 'error',
+        signal: exchange.signal,
+      }),
+    );
   }
 
   /** The error as the caller sees it: mapped by the exchange, every secret taken out. */
@@ -245,14 +239,6 @@ class OpenAICompatibleProvider implements ChatProvider {
       : exchange.failure(error, 'reading the response');
     return this.#endpoint.hasSecrets ? redactError(mapped, this.#endpoint.redact) : mapped;
   }
-}
-
-/** Resolves on the next turn of the event loop (`setImmediate` where there is one). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof globalThis.setImmediate === 'function') globalThis.setImmediate(resolve);
-    else setTimeout(resolve, 0);
-  });
 }
 
 /**

@@ -104,6 +104,8 @@ function run(client, concurrency, round, batchMs, extra = {}) {
     errors: { count: 0, codes: {} },
     conversationsPerSecond: concurrency / (batchMs / 1000),
     cpuMsPerConversation: batchMs / concurrency,
+    launchBlockMs: batchMs / 10,
+    loopDelayP99Ms: batchMs / 4,
     server: { socketsOpened: concurrency, peakOpen: concurrency, requests: 5 * concurrency },
     ...extra,
   };
@@ -157,6 +159,12 @@ describe('load report', () => {
       'C = 200, batch time: agcore ÷ bare fetch loop **missed** (1.12× > 1.05×), *not conclusive*: the rounds range 1.04–1.20×; agcore streamed ÷ bare SSE loop met (0.99× ≤ 1.00×).',
     );
     expect(text).toContain('agcore **missed** (159 of 1,000 completed); agcore streamed met');
+    expect(text).toContain(
+      "C = 1,000, client CPU per conversation (median of the rounds' ratios): agcore ÷ bare fetch loop 1.12× (1.04–1.20); agcore streamed ÷ bare SSE loop 0.99×.",
+    );
+    expect(text).toContain(
+      'launch, loop blocked: agcore 112 ms (100 ms), streamed 99.0 ms (100 ms); event-loop delay p99: agcore 280 ms (250 ms), streamed 248 ms (250 ms).',
+    );
     expect(lines.join('\n')).toContain('| 200 | 1.12× (1.04–1.20) | 0.56× (0.52–0.60) |');
   });
 

@@ -42,11 +42,13 @@ function roundRatios(load, concurrency, numerator, denominator, pick = (run) => 
   return values;
 }
 
-/** `1.18×` for one round, `1.18× (1.16–1.20)` for several: the median and the range. */
+/** `1.18×` for one round (or rounds that agree), `1.18× (1.16–1.20)` for several: the median and the range. */
 function ratioRange(values) {
   if (values.length === 0) return '–';
-  if (values.length === 1) return ratio(values[0]);
-  return `${ratio(median(values))} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
+  const low = Math.min(...values).toFixed(2);
+  const high = Math.max(...values).toFixed(2);
+  if (low === high) return ratio(values[0]);
+  return `${ratio(median(values))} (${low}–${high})`;
 }
 
 function errorsCell(runs) {
@@ -209,7 +211,15 @@ function targets(load, summary) {
   const top = Math.max(...load.plan.concurrency);
   summary.push(
     `- Load, C = ${count(top)}, one socket per conversation: agcore ${socketsVerdict(load, 'agcore', top)}; agcore streamed ${socketsVerdict(load, 'agcore-stream', top)}.`,
+    `- Load, C = ${count(top)}, client CPU per conversation (median of the rounds' ratios): agcore ÷ bare fetch loop ${ratioRange(roundRatios(load, top, 'agcore', 'bare', (run) => run.cpuMsPerConversation))}; agcore streamed ÷ bare SSE loop ${ratioRange(roundRatios(load, top, 'agcore-stream', 'sse', (run) => run.cpuMsPerConversation))}.`,
+    `- Load, C = ${count(top)}, responsiveness (medians; the floors in brackets): launch, loop blocked: agcore ${figure(load, 'agcore', top, 'launchBlockMs')} (${figure(load, 'bare', top, 'launchBlockMs')}), streamed ${figure(load, 'agcore-stream', top, 'launchBlockMs')} (${figure(load, 'sse', top, 'launchBlockMs')}); event-loop delay p99: agcore ${figure(load, 'agcore', top, 'loopDelayP99Ms')} (${figure(load, 'bare', top, 'loopDelayP99Ms')}), streamed ${figure(load, 'agcore-stream', top, 'loopDelayP99Ms')} (${figure(load, 'sse', top, 'loopDelayP99Ms')}).`,
   );
+}
+
+/** `123 ms`: the median of a figure over a client's rounds at C, or `–`. */
+function figure(load, client, concurrency, key) {
+  const value = medianOf(runsOf(load, client, concurrency).ok, (run) => run[key]);
+  return Number.isFinite(value) ? `${ms(value)} ms` : '–';
 }
 
 /**

@@ -6,13 +6,9 @@ import { bodyShape } from '../wire/dialects.js';
 import { ResponseAssembler } from '../wire/response-assembler.js';
 import { applyStreamData } from '../wire/stream-chunk.js';
 import { BodyReader, parseJsonAnswer, type Reading } from './body-reader.js';
+import { releaseAfterDone } from './connection-release.js';
+import { nextTurn } from './event-loop-turn.js';
 import { notChatCompletions } from './http-error.js';
-
-/** What reading a streamed answer needs. */
-export interface StreamReading extends Reading {
-  /** Takes the body over once `[DONE]` was read, to read its end in the background. */
-  readonly afterDone: (body: BodyReader) => void;
-}
 
 /** The largest slice of one network read parsed before its chunks are handed over. */
 const maxSliceChars = 64 * 1024;
@@ -26,10 +22,11 @@ const startChars = 200;
  * `finish_reason`. A body whose content type does not say what it is is recognised by its first
  * bytes: SSE is streamed, JSON is read whole, anything else is refused. `next()` is a plain
  * method, not an async generator, so the provider's generator is the only layer per batch.
+ * After the last batch, `release()` hands the connection back (see `connection-release.ts`).
  */
 export class StreamedAnswer {
   readonly #source: BodyReader;
-  readonly #reading: StreamReading;
+  readonly #reading: Reading;
   readonly #assembler = new ResponseAssembler();
   readonly #parser: EventSourceParser;
   #shape: 'sse' | 'json' | 'other' | undefined;
@@ -43,10 +40,11 @@ export class StreamedAnswer {
   #finished = false;
   #ended = false;
   #over = false;
-  #handedOver = false;
+  /** Where the body is: being read, `[DONE]` read (its end not yet), read to its end, or let go. */
+  #body: 'reading' | 'done' | 'ended' | 'released' = 'reading';
 
   /** Reads `body`; nothing is read before the first `next()`. */
-  constructor(body: ReadableStream<Uint8Array>, reading: StreamReading) {
+  constructor(body: ReadableStream<Uint8Array>, reading: Reading) {
     this.#source = new BodyReader(body, reading);
     this.#reading = reading;
     const contentType = reading.contentType;
@@ -84,8 +82,10 @@ export class StreamedAnswer {
       }
       if (this.#finished || this.#ended) return this.#finish();
       const text = await this.#source.next();
-      if (text === undefined) this.#ended = true;
-      else if (this.#shape === 'sse') this.#take(text);
+      if (text === undefined) {
+        this.#ended = true;
+        this.#body = 'ended';
+      } else if (this.#shape === 'sse') this.#take(text);
       else {
         const whole = await this.#accept(text);
         if (whole !== undefined) return whole;
@@ -93,10 +93,28 @@ export class StreamedAnswer {
     }
   }
 
-  /** Stops reading (unless the body was handed over after `[DONE]`). Never throws. */
-  close(): void {
+  /**
+   * After the last batch: resolves once the connection is back in `fetch`'s pool (the end of the
+   * body read after `[DONE]`, then the turn on which undici frees it), so that the next request
+   * of the conversation reuses it. Cuts the connection instead when the body was not read to its
+   * end. Never rejects.
+   */
+  release(): Promise<void> {
+    const body = this.#body;
+    this.#body = 'released';
     this.#over = true;
-    if (!this.#handedOver) this.#source.cancel();
+    if (body === 'ended') return nextTurn();
+    if (body === 'done') return releaseAfterDone(this.#source.reader, () => this.#source.cancel());
+    if (body === 'reading') this.#source.cancel();
+    return Promise.resolve();
+  }
+
+  /**
+   * Stops reading; the body is cancelled unless it was read (to `[DONE]`: then its end is read in
+   * the background, as `release` does). Never throws.
+   */
+  close(): void {
+    if (this.#body !== 'released') void this.release();
   }
 
   /** Takes a read's text: recognises the body's shape on its first bytes, reads JSON whole. */
@@ -110,7 +128,9 @@ export class StreamedAnswer {
     if (this.#shape === 'other') throw this.#notChatCompletions(text);
     if (this.#shape === 'json') {
       this.#over = true;
-      return chunksOf(parseJsonAnswer(text + (await this.#source.rest()), this.#reading));
+      const whole = text + (await this.#source.rest());
+      this.#body = 'ended';
+      return chunksOf(parseJsonAnswer(whole, this.#reading));
     }
     this.#take(text);
     return undefined;
@@ -140,8 +160,7 @@ export class StreamedAnswer {
     this.#over = true;
     if (this.#shape === undefined) throw this.#notChatCompletions(this.#sniffed);
     if (this.#finished) {
-      this.#handedOver = true;
-      this.#reading.afterDone(this.#source);
+      if (this.#body === 'reading') this.#body = 'done';
     } else if (this.#assembler.finishReason === undefined) {
       // Ended without [DONE]: fine after a finish_reason (some servers end so), else not.
       if (this.#events === 0) throw this.#notChatCompletions(this.#start);

@@ -55,70 +55,74 @@ const clock = new ExchangeClock();
  * One request from `fetch` to the end of its body: its deadlines on the shared clock, what
  * stops it when a limit runs out, and what a failure along the way means.
  *
- * `fetch` gets the caller's signal only: undici's bookkeeping for a signal (listeners, a
- * finalization registry) costs several percent of a fast tool loop, so the limits do without
- * one. Before the headers, `guard` gives up on the request when a limit runs out (undici frees
- * the socket when the server answers, or at its own headers timeout of 300 s); a body being read
- * is cancelled (`whenExpired`), which closes the connection at once. A streamed request's idle
- * limit runs from the start (a streaming server answers at once); a non-streamed one's starts
- * with the headers (such a server sends nothing until the whole answer is ready), the total
- * limit covering the wait before them. A read only notes the time (`touch`): a fast stream costs
- * no timer work per read.
+ * `fetch` gets a signal of the exchange's own, which the caller's signal (if any) aborts: when a
+ * limit runs out before the headers, the exchange aborts it, so the request itself ends (its
+ * connection closed, or its place in undici's queue given up) rather than only the promise: a
+ * request abandoned without it held its socket until the server answered (or undici's headers
+ * timeout of 300 s), could still reach the server after its limit, and each retry left one more
+ * open. A body being read is cancelled instead (`whenExpired`), which closes the connection at
+ * once. The idle limit runs from the moment the request is sent, streamed or not: a server that
+ * accepts the connection and never answers fails within it (a non-streamed answer sends no byte
+ * until it is complete, so a long one needs a larger idle limit, or streaming). A read only notes
+ * the time (`touch`): a fast stream costs no timer work per read.
  */
 export class Exchange {
-  /** The signal to give `fetch`: the caller's, if any. */
-  readonly signal: AbortSignal | undefined;
+  /** The caller's signal, if any: its abort means `cancelled`. */
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #controller = new AbortController();
+  /** Forwards the caller's abort to `#controller`, while the exchange is open. */
+  #forward: (() => void) | undefined;
   readonly #limits: ExchangeLimits;
   readonly #where: string;
   readonly #started = performance.now();
   #lastActivity = this.#started;
-  /** Whether the idle limit runs yet (from the start when streaming, else from the headers). */
-  #idle: boolean;
   #fired: 'idle' | 'total' | undefined;
   #onExpire: (() => void) | undefined;
 
   /** Starts the clocks of a request to `where` (the URL as messages show it). */
-  constructor(
-    callerSignal: AbortSignal | undefined,
-    limits: ExchangeLimits,
-    where: string,
-    streaming: boolean,
-  ) {
-    this.signal = callerSignal;
+  constructor(callerSignal: AbortSignal | undefined, limits: ExchangeLimits, where: string) {
+    this.#callerSignal = callerSignal;
+    if (callerSignal?.aborted) this.#controller.abort(callerSignal.reason);
+    else if (callerSignal !== undefined) {
+      const forward = (): void => this.#controller.abort(callerSignal.reason);
+      this.#forward = forward;
+      callerSignal.addEventListener('abort', forward, { once: true });
+    }
     this.#limits = limits;
     this.#where = where;
-    this.#idle = streaming;
-    const first = streaming ? Math.min(limits.idleTimeoutMs, limits.timeoutMs) : limits.timeoutMs;
+    const first = Math.min(limits.idleTimeoutMs, limits.timeoutMs);
     if (first !== Number.POSITIVE_INFINITY) clock.add(this, this.#started + first);
   }
 
-  /** Notes that bytes (or the headers) arrived: moves the idle deadline, and starts it. */
+  /** The signal to give `fetch`: aborted by the caller's, or by a limit that ran out before the headers. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Notes that bytes (or the headers) arrived: moves the idle deadline. */
   touch(): void {
     this.#lastActivity = performance.now();
-    if (this.#idle || this.#fired !== undefined) return;
-    this.#idle = true;
-    if (this.#limits.idleTimeoutMs !== Number.POSITIVE_INFINITY)
-      clock.add(this, this.#lastActivity + this.#limits.idleTimeoutMs);
   }
 
   /** Stops the clocks; the request is over. */
   dispose(): void {
     this.#onExpire = undefined;
     clock.delete(this);
+    if (this.#forward !== undefined) {
+      this.#callerSignal?.removeEventListener('abort', this.#forward);
+      this.#forward = undefined;
+    }
   }
 
   /**
-   * `response`, or the timeout when a limit runs out first; the abandoned response's body is
-   * then cancelled when it comes.
+   * `response`, or the timeout when a limit runs out first: the request is then aborted (the
+   * connection closed, or the request taken out of undici's queue before it is sent).
    */
   guard(response: Promise<Response>): Promise<Response> {
     return new Promise((resolve, reject) => {
       this.#onExpire = () => {
         reject(this.failure(undefined, 'waiting for the answer'));
-        response.then(
-          (late) => late.body?.cancel().catch(() => undefined),
-          () => undefined,
-        );
+        this.#controller.abort();
       };
       response.then(resolve, reject);
     });
@@ -137,9 +141,7 @@ export class Exchange {
   /** Fires the limit that ran out by `now`, or returns the next deadline. */
   check(now: number): number {
     const total = this.#started + this.#limits.timeoutMs;
-    const idle = this.#idle
-      ? this.#lastActivity + this.#limits.idleTimeoutMs
-      : Number.POSITIVE_INFINITY;
+    const idle = this.#lastActivity + this.#limits.idleTimeoutMs;
     if (total - now <= 0.5) this.#fire('total');
     else if (idle - now <= 0.5) this.#fire('idle');
     else return Math.min(total, idle);
@@ -151,15 +153,17 @@ export class Exchange {
    * `timeout` (naming the limit) when a clock ran out, an `LlmError` as it is, else `network`.
    */
   failure(error: unknown, doing: string): LlmError {
-    if (this.signal?.aborted) {
+    const caller = this.#callerSignal;
+    if (caller?.aborted) {
       return new LlmError(
         'cancelled',
         `The request to ${this.#where} was cancelled while ${doing}.`,
-        { cause: this.signal.reason ?? error },
+        { cause: caller.reason ?? error },
       );
     }
-    if (this.#fired !== undefined) return this.#timeoutError(doing, error);
+    // Already mapped (a timeout says what it was waiting for when it fired).
     if (LlmError.isInstance(error)) return error;
+    if (this.#fired !== undefined) return this.#timeoutError(doing, error);
     return new LlmError(
       'network',
       `Network error while ${doing} (${this.#where}): ${describeCause(error)}. Check that the server is reachable; the request is retried unless it had already streamed events.`,
