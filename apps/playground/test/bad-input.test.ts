@@ -353,13 +353,15 @@ describe('a real OpenAI-compatible endpoint (a local server speaking the wire fo
   });
 
   it('an endpoint that accepts the connection and never answers: the idle limit ends the run, exit 1', async () => {
-    // Every attempt (the first and its 3 retries) hangs.
-    server.hang(4);
+    // A server of its own: every attempt (the first and its 3 retries) hangs, and an attempt
+    // aborted before it reached the server must not leave a hang queued for the next test.
+    const silent = await startFakeOpenAI();
+    silent.hang(4);
     const result = await runCli([
       '--flow',
       'weather',
       '--base-url',
-      server.baseURL,
+      silent.baseURL,
       '--api-key',
       goodKey,
       '--model',
@@ -372,6 +374,7 @@ describe('a real OpenAI-compatible endpoint (a local server speaking the wire fo
     expect(result.stderr).toContain('--idle-timeout MS');
     expect(result.stderr).not.toMatch(noStack);
     expect(result.stdout + result.stderr).not.toContain(goodKey);
+    await silent.close();
   });
 
   it('refuses an idle limit that is not a positive number', async () => {
