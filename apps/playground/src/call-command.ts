@@ -1,5 +1,6 @@
 import type { ToolProgress } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
+import type { ToolInvocation, ToolOutput } from '@agcore/tools-registry';
 import { Interrupt, killNow } from './interrupt.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
 import { ProgressDisplay } from './progress-display.js';
@@ -59,10 +60,39 @@ export async function callCommand(
     ...(options.mcpConfigPath === undefined ? {} : { mcpConfigPath: options.mcpConfigPath }),
   });
   const { terminal } = options;
-  const c = terminal.colors;
   const controller = new AbortController();
   const display = terminal.interactive && !options.json ? new ProgressDisplay(terminal) : undefined;
-  const interrupt = new Interrupt(
+  const interrupt = cancelOnInterrupt(terminal, session, controller, display);
+  try {
+    if (!session.registry.has(name)) throw unknownTool(name, session.registry.listTools());
+    display?.start('call', name);
+    const invocation = await session.registry.invoke(name, args, {
+      timeoutMs: options.timeoutMs,
+      signal: controller.signal,
+      context: { progress: progressReporter(name, options, display) },
+    });
+    display?.stop();
+    printInvocation(name, args, invocation, options, session);
+    return exitCodeOf(invocation.output);
+  } finally {
+    display?.stop();
+    await session.close();
+    interrupt.uninstall();
+  }
+}
+
+/**
+ * Ctrl-C (or SIGTERM) aborts `controller`, cancelling the call; a second one quits at once,
+ * killing the servers. Installed; `uninstall()` it after the call.
+ */
+function cancelOnInterrupt(
+  terminal: Terminal,
+  session: PlaygroundSession,
+  controller: AbortController,
+  display: ProgressDisplay | undefined,
+): Interrupt {
+  const c = terminal.colors;
+  return new Interrupt(
     () => {
       display?.stop();
       terminal.err.write(
@@ -77,84 +107,105 @@ export async function callCommand(
       process.exit(ExitCode.interrupted);
     },
   ).install();
-  try {
-    if (!session.registry.has(name)) {
-      const names = session.registry.listTools();
-      const close =
-        name.trim().length < 2
-          ? []
-          : names
-              .filter((candidate) => candidate.includes(name) || name.includes(candidate))
-              .slice(0, 4);
-      throw new PlaygroundError(
-        `Unknown tool '${name}'.${close.length > 0 ? ` Did you mean ${close.map((item) => `'${item}'`).join(' or ')}?` : ''} The tools command lists all ${names.length}.`,
-      );
-    }
-    let lastPlainProgress: number | undefined;
-    const progress = (update: ToolProgress) => {
-      if (options.json) {
-        terminal.out.write(
-          `${JSON.stringify({ type: 'progress', toolName: name, progress: update })}\n`,
-        );
-      } else if (display !== undefined) {
-        display.update('call', name, update);
-      } else {
-        // Not a terminal: at most one line a second (and always the last), as in the flows.
-        const now = performance.now();
-        const done = update.total !== undefined && update.progress >= update.total;
-        if (lastPlainProgress !== undefined && now - lastPlainProgress < 1000 && !done) return;
-        lastPlainProgress = now;
-        const total = update.total === undefined ? '' : `/${update.total}`;
-        terminal.out.write(
-          `… progress ${update.progress}${total}${update.message === undefined ? '' : ` ${update.message}`}\n`,
-        );
-      }
-    };
-    display?.start('call', name);
-    const invocation = await session.registry.invoke(name, args, {
-      timeoutMs: options.timeoutMs,
-      signal: controller.signal,
-      context: { progress },
-    });
-    display?.stop();
-    const { output } = invocation;
+}
+
+/** The error for a tool the registry does not have, naming up to four close names. */
+function unknownTool(name: string, names: readonly string[]): PlaygroundError {
+  const close =
+    name.trim().length < 2
+      ? []
+      : names
+          .filter((candidate) => candidate.includes(name) || name.includes(candidate))
+          .slice(0, 4);
+  return new PlaygroundError(
+    `Unknown tool '${name}'.${close.length > 0 ? ` Did you mean ${close.map((item) => `'${item}'`).join(' or ')}?` : ''} The tools command lists all ${names.length}.`,
+  );
+}
+
+/** Shows the call's progress: a JSON line, the live bar, or (not a terminal) a plain line. */
+function progressReporter(
+  name: string,
+  options: CallCommandOptions,
+  display: ProgressDisplay | undefined,
+): (update: ToolProgress) => void {
+  const { terminal } = options;
+  let lastPlainProgress: number | undefined;
+  return (update) => {
     if (options.json) {
       terminal.out.write(
-        `${JSON.stringify({ type: 'result', toolName: name, input: args, durationMs: invocation.durationMs, ...(output.ok ? { output: output.value } : { error: output.error }) })}\n`,
+        `${JSON.stringify({ type: 'progress', toolName: name, progress: update })}\n`,
       );
-    } else if (output.ok) {
-      terminal.out.write(
-        `${c.green('✓')} ${c.bold(name)} ${c.dim(formatDuration(invocation.durationMs))}\n`,
-      );
-      // A text result (what most MCP tools return) is shown as text, anything else as JSON.
-      const value = output.value;
-      terminal.out.write(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
+    } else if (display !== undefined) {
+      display.update('call', name, update);
     } else {
-      terminal.err.write(
-        `${c.red('✗')} ${c.bold(name)} ${c.dim(formatDuration(invocation.durationMs))} ${c.red(`${output.error.code}: ${output.error.message}`)}\n`,
+      // Not a terminal: at most one line a second (and always the last), as in the flows.
+      const now = performance.now();
+      const done = update.total !== undefined && update.progress >= update.total;
+      if (lastPlainProgress !== undefined && now - lastPlainProgress < 1000 && !done) return;
+      lastPlainProgress = now;
+      const total = update.total === undefined ? '' : `/${update.total}`;
+      terminal.out.write(
+        `… progress ${update.progress}${total}${update.message === undefined ? '' : ` ${update.message}`}\n`,
       );
-      if (output.awaitingInput !== undefined) {
-        terminal.err.write(
-          `${c.cyan('hint')}: ${name} asks a person: ${output.awaitingInput.prompt} A call answers that only in a run: --flow ask-back, or chat.\n`,
-        );
-      } else if (output.error.code === 'permission_denied') {
-        terminal.err.write(
-          `${c.cyan('hint')}: allow what it needs with --allow (e.g. --allow ${session.permissionsOf(name).join(',')}).\n`,
-        );
-      } else if (output.error.code === 'timeout') {
-        // The registry's message names the library option; here the knob is the CLI flag.
-        terminal.err.write(
-          `${c.cyan('hint')}: give it more time with --timeout MS (this call had ${options.timeoutMs} ms).\n`,
-        );
-      }
     }
-    if (output.ok) return ExitCode.ok;
-    if (output.error.code === 'cancelled') return ExitCode.interrupted;
-    if (output.error.code === 'invalid_arguments') return ExitCode.usage;
-    return ExitCode.failed;
-  } finally {
-    display?.stop();
-    await session.close();
-    interrupt.uninstall();
+  };
+}
+
+/** Prints the call's result: a JSON line, or the value (stdout) or the error and a hint (stderr). */
+function printInvocation(
+  name: string,
+  args: unknown,
+  invocation: ToolInvocation,
+  options: CallCommandOptions,
+  session: PlaygroundSession,
+): void {
+  const { terminal } = options;
+  const c = terminal.colors;
+  const { output } = invocation;
+  if (options.json) {
+    terminal.out.write(
+      `${JSON.stringify({ type: 'result', toolName: name, input: args, durationMs: invocation.durationMs, ...(output.ok ? { output: output.value } : { error: output.error }) })}\n`,
+    );
+  } else if (output.ok) {
+    terminal.out.write(
+      `${c.green('✓')} ${c.bold(name)} ${c.dim(formatDuration(invocation.durationMs))}\n`,
+    );
+    // A text result (what most MCP tools return) is shown as text, anything else as JSON.
+    const value = output.value;
+    terminal.out.write(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
+  } else {
+    terminal.err.write(
+      `${c.red('✗')} ${c.bold(name)} ${c.dim(formatDuration(invocation.durationMs))} ${c.red(`${output.error.code}: ${output.error.message}`)}\n`,
+    );
+    const hint = failureHint(name, output, options.timeoutMs, session);
+    if (hint !== undefined) terminal.err.write(`${c.cyan('hint')}: ${hint}\n`);
   }
+}
+
+/** What the user can do about a failed call, if anything. */
+function failureHint(
+  name: string,
+  output: Extract<ToolOutput, { ok: false }>,
+  timeoutMs: number,
+  session: PlaygroundSession,
+): string | undefined {
+  if (output.awaitingInput !== undefined) {
+    return `${name} asks a person: ${output.awaitingInput.prompt} A call answers that only in a run: --flow ask-back, or chat.`;
+  }
+  if (output.error.code === 'permission_denied') {
+    return `allow what it needs with --allow (e.g. --allow ${session.permissionsOf(name).join(',')}).`;
+  }
+  if (output.error.code === 'timeout') {
+    // The registry's message names the library option; here the knob is the CLI flag.
+    return `give it more time with --timeout MS (this call had ${timeoutMs} ms).`;
+  }
+  return undefined;
+}
+
+/** 0 on success, 130 when cancelled, 2 for arguments the schema refused, else 1. */
+function exitCodeOf(output: ToolOutput): number {
+  if (output.ok) return ExitCode.ok;
+  if (output.error.code === 'cancelled') return ExitCode.interrupted;
+  if (output.error.code === 'invalid_arguments') return ExitCode.usage;
+  return ExitCode.failed;
 }

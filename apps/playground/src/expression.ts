@@ -53,100 +53,122 @@ function tokenize(source: string): Token[] {
  * or its result is not a finite number (division by zero, say).
  */
 export function evaluateExpression(source: string): number {
-  const tokens = tokenize(source);
-  let position = 0;
-  const peek = (): Token | undefined => tokens[position];
-  const isOp = (value: string): boolean => {
-    const token = peek();
+  const parser = new Parser(tokenize(source));
+  const result = parser.sum();
+  const rest = parser.peek();
+  if (rest !== undefined) throw new Error(`unexpected '${rest.value}' at ${rest.at + 1}`);
+  if (!Number.isFinite(result)) throw new Error('the result is not a finite number');
+  return result;
+}
+
+/** A recursive-descent parser that evaluates as it goes, one method per precedence level. */
+class Parser {
+  readonly #tokens: readonly Token[];
+  #position = 0;
+
+  constructor(tokens: readonly Token[]) {
+    this.#tokens = tokens;
+  }
+
+  peek(): Token | undefined {
+    return this.#tokens[this.#position];
+  }
+
+  /** `product (('+' | '-') product)*` */
+  sum(): number {
+    let value = this.#product();
+    while (this.#isOp('+') || this.#isOp('-')) {
+      const op = (this.peek() as Token).value;
+      this.#position += 1;
+      const right = this.#product();
+      value = op === '+' ? value + right : value - right;
+    }
+    return value;
+  }
+
+  #isOp(value: string): boolean {
+    const token = this.peek();
     return token?.kind === 'op' && token.value === value;
-  };
-  const expect = (value: string): void => {
-    if (!isOp(value)) {
-      const token = peek();
+  }
+
+  #expect(value: string): void {
+    if (!this.#isOp(value)) {
+      const token = this.peek();
       throw new Error(
         token === undefined
           ? `expected '${value}' at the end`
           : `expected '${value}' at ${token.at + 1}`,
       );
     }
-    position += 1;
-  };
+    this.#position += 1;
+  }
 
-  const parseSum = (): number => {
-    let value = parseProduct();
-    while (isOp('+') || isOp('-')) {
-      const op = (peek() as Token).value;
-      position += 1;
-      const right = parseProduct();
-      value = op === '+' ? value + right : value - right;
-    }
-    return value;
-  };
-  const parseProduct = (): number => {
-    let value = parseUnary();
-    while (isOp('*') || isOp('/') || isOp('%')) {
-      const op = (peek() as Token).value;
-      position += 1;
-      const right = parseUnary();
+  #product(): number {
+    let value = this.#unary();
+    while (this.#isOp('*') || this.#isOp('/') || this.#isOp('%')) {
+      const op = (this.peek() as Token).value;
+      this.#position += 1;
+      const right = this.#unary();
       value = op === '*' ? value * right : op === '/' ? value / right : value % right;
     }
     return value;
-  };
-  const parseUnary = (): number => {
-    if (isOp('-')) {
-      position += 1;
-      return -parseUnary();
+  }
+
+  #unary(): number {
+    if (this.#isOp('-')) {
+      this.#position += 1;
+      return -this.#unary();
     }
-    if (isOp('+')) {
-      position += 1;
-      return parseUnary();
+    if (this.#isOp('+')) {
+      this.#position += 1;
+      return this.#unary();
     }
-    return parsePower();
-  };
-  const parsePower = (): number => {
-    const base = parseAtom();
-    if (isOp('^')) {
-      position += 1;
-      return base ** parseUnary();
+    return this.#power();
+  }
+
+  /** `atom ('^' unary)?`: right associative. */
+  #power(): number {
+    const base = this.#atom();
+    if (this.#isOp('^')) {
+      this.#position += 1;
+      return base ** this.#unary();
     }
     return base;
-  };
-  const parseAtom = (): number => {
-    const token = peek();
+  }
+
+  #atom(): number {
+    const token = this.peek();
     if (token === undefined) throw new Error('the expression ends too early');
-    position += 1;
+    this.#position += 1;
     if (token.kind === 'number') return token.value;
     if (token.kind === 'op' && token.value === '(') {
-      const value = parseSum();
-      expect(')');
+      const value = this.sum();
+      this.#expect(')');
       return value;
     }
-    if (token.kind === 'name') {
-      const name = token.value.toLowerCase();
-      const fn = functions[name];
-      if (fn !== undefined) {
-        expect('(');
-        const args: number[] = [];
-        if (!isOp(')')) {
-          args.push(parseSum());
-          while (isOp(',')) {
-            position += 1;
-            args.push(parseSum());
-          }
-        }
-        expect(')');
-        return fn(...args);
-      }
-      const constant = constants[name];
-      if (constant !== undefined) return constant;
-      throw new Error(`unknown name '${token.value}'`);
-    }
+    if (token.kind === 'name') return this.#name(token.value);
     throw new Error(`unexpected '${token.value}' at ${token.at + 1}`);
-  };
+  }
 
-  const result = parseSum();
-  const rest = peek();
-  if (rest !== undefined) throw new Error(`unexpected '${rest.value}' at ${rest.at + 1}`);
-  if (!Number.isFinite(result)) throw new Error('the result is not a finite number');
-  return result;
+  /** A function call or a constant. */
+  #name(text: string): number {
+    const name = text.toLowerCase();
+    const fn = functions[name];
+    if (fn !== undefined) {
+      this.#expect('(');
+      const args: number[] = [];
+      if (!this.#isOp(')')) {
+        args.push(this.sum());
+        while (this.#isOp(',')) {
+          this.#position += 1;
+          args.push(this.sum());
+        }
+      }
+      this.#expect(')');
+      return fn(...args);
+    }
+    const constant = constants[name];
+    if (constant !== undefined) return constant;
+    throw new Error(`unknown name '${text}'`);
+  }
 }

@@ -1,23 +1,14 @@
-import path from 'node:path';
 import {
   type ChatProvider,
   createOpenAICompatibleProvider,
   type Interruption,
   LlmCycle,
   LlmError,
-  type RunState,
 } from '@agcore/llm-cycle';
 import type { ScriptedProvider } from '@agcore/llm-cycle/testing';
-import type { Permission } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
-import {
-  type DecisionFlags,
-  decide,
-  decisionMap,
-  describeDecision,
-  terminalAsk,
-} from './decisions.js';
 import { driveRun } from './drive-run.js';
+import { flowPauseHandler, type SavedRun } from './flow-pause.js';
 import { type RunOutcome, reportFlowEnd } from './flow-report.js';
 import type { Flow, FlowContext } from './flows.js';
 import { Interrupt, killNow } from './interrupt.js';
@@ -25,14 +16,16 @@ import { readMcpConfig } from './mcp-config.js';
 import { describeModel, type ModelSettings } from './model-settings.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
 import { allowForFlow, describePolicy } from './policy.js';
-import { writeRunFile } from './run-file.js';
+import type { RunSettings } from './run-settings.js';
 import { createRunStats } from './run-stats.js';
 import { createScriptedModel } from './scripted-model.js';
 import { PlaygroundSession } from './session.js';
 import type { Terminal } from './terminal.js';
 import { JsonTimeline, PrettyTimeline, type Timeline } from './timeline.js';
 
+export { defaultStateFile } from './flow-pause.js';
 export type { RunOutcome } from './flow-report.js';
+export type { RunSettings } from './run-settings.js';
 
 /** The system prompt every flow (and `chat`) uses with a real model. */
 export const systemPrompt =
@@ -82,28 +75,6 @@ export function outcomeOf(error: unknown, cancelled: boolean): RunOutcome {
   return 'failed';
 }
 
-/** How the CLI asked a flow to run. */
-export interface RunSettings {
-  readonly model: ModelSettings;
-  readonly terminal: Terminal;
-  readonly json: boolean;
-  readonly policy: PermissionConfig;
-  /** The permissions denied with `--deny` (a flow's own `allow` never lifts them). */
-  readonly deny: readonly Permission[];
-  readonly mcpConfigPath?: string;
-  /** Print the history even when the run ended normally. */
-  readonly showHistory: boolean;
-  /** `--approve` / `--answer`: decisions for runs that cannot ask a person. */
-  readonly decisions: DecisionFlags;
-  /** Where a flow that saves its paused run writes it (`--state-file`). */
-  readonly stateFile?: string;
-  /** A paused run to go on with (`resume FILE`). */
-  readonly resume?: { readonly path: string; readonly state: RunState };
-}
-
-/** Where `--flow resume` writes its paused run without `--state-file`. */
-export const defaultStateFile = 'agcore-playground-run.json';
-
 /**
  * The HMAC secret of run states, from `AGCORE_STATE_SECRET` (both processes need it).
  * @throws {PlaygroundError} (exit 2) when it is set but shorter than 32 bytes
@@ -132,13 +103,8 @@ function stateSecret(): string | undefined {
  * whose state was altered.
  */
 export async function runFlow(flow: Flow, settings: RunSettings): Promise<number> {
-  const { terminal, resume } = settings;
-  const c = terminal.colors;
   const secret = stateSecret();
-  const resumedAfterTurns = resume?.state.pending?.turns;
-  const timeline: Timeline = settings.json
-    ? new JsonTimeline(terminal)
-    : new PrettyTimeline(terminal, resumedAfterTurns === undefined ? {} : { resumedAfterTurns });
+  const timeline = openTimeline(settings);
   const json = timeline instanceof JsonTimeline ? timeline : undefined;
   const policy =
     flow.allow === undefined
@@ -148,13 +114,7 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
   // A malformed mcp.json is reported before anything else is printed.
   const mcpConfig =
     settings.mcpConfigPath === undefined ? undefined : await readMcpConfig(settings.mcpConfigPath);
-  if (json === undefined) {
-    const from = resume === undefined ? '' : c.dim(` (resumed from ${resume.path})`);
-    terminal.out.write(
-      `${c.bold('agcore playground')} ${c.dim('·')} flow ${c.bold(c.cyan(flow.name))}${from} ${c.dim(`— ${flow.summary}`)}\n`,
-    );
-    terminal.out.write(`${c.dim(describeModel(settings.model))}\n`);
-  }
+  if (json === undefined) printBanner(flow, settings);
 
   const session = await PlaygroundSession.open({
     servers: flow.servers,
@@ -162,10 +122,50 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
     ...(mcpConfig === undefined ? {} : { mcpConfig }),
   });
   const controller = new AbortController();
-  let cancelled = false;
-  const interrupt = new Interrupt(
+  const interrupt = cancelOnInterrupt(settings.terminal, timeline, session, controller);
+  try {
+    const run = { flow, settings, session, timeline, json, policy, secret };
+    return await runInSession(run, controller.signal);
+  } finally {
+    await session.close();
+    interrupt.uninstall();
+  }
+}
+/** The timeline of a run: JSON lines with `--json`, else the pretty one. */
+function openTimeline(settings: RunSettings): Timeline {
+  const resumedAfterTurns = settings.resume?.state.pending?.turns;
+  return settings.json
+    ? new JsonTimeline(settings.terminal)
+    : new PrettyTimeline(
+        settings.terminal,
+        resumedAfterTurns === undefined ? {} : { resumedAfterTurns },
+      );
+}
+
+/** The first lines of a pretty run: the flow (and the file it resumes) and the model. */
+function printBanner(flow: Flow, settings: RunSettings): void {
+  const { terminal, resume } = settings;
+  const c = terminal.colors;
+  const from = resume === undefined ? '' : c.dim(` (resumed from ${resume.path})`);
+  terminal.out.write(
+    `${c.bold('agcore playground')} ${c.dim('·')} flow ${c.bold(c.cyan(flow.name))}${from} ${c.dim(`— ${flow.summary}`)}\n`,
+  );
+  terminal.out.write(`${c.dim(describeModel(settings.model))}\n`);
+}
+
+/**
+ * Ctrl-C (or SIGTERM) aborts `controller`: the running request and tools are cancelled; a
+ * second one quits at once, killing the servers. Installed; `uninstall()` it after the run.
+ */
+function cancelOnInterrupt(
+  terminal: Terminal,
+  timeline: Timeline,
+  session: PlaygroundSession,
+  controller: AbortController,
+): Interrupt {
+  const c = terminal.colors;
+  return new Interrupt(
     () => {
-      cancelled = true;
       timeline.line(
         c.yellow(
           '⏹ Ctrl-C: cancelling the running request and tools… (press again to quit at once)',
@@ -182,95 +182,106 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
       process.exit(ExitCode.interrupted);
     },
   ).install();
+}
 
-  try {
-    const context: FlowContext = {
-      sandboxDir: session.sandbox.dir,
-      allows: (permissions) => session.checker.isAllowed(permissions),
-      resuming: resume !== undefined,
-    };
-    const { provider, scripted } = createProvider(
-      settings.model,
-      flow.script(context),
-      terminal.interactive && !settings.json,
-      resume?.state.pending?.turns ?? 0,
-    );
-    const cycle = restore(
-      resume?.path,
-      () =>
-        new LlmCycle({
-          provider,
-          model: settings.model.kind === 'remote' ? settings.model.model : 'scripted',
-          ...(resume === undefined ? { systemPrompt } : { state: resume.state }),
-          ...(secret === undefined ? {} : { stateSecret: secret }),
-          ...(flow.maxTurns === undefined ? {} : { maxTurns: flow.maxTurns }),
-          ...(flow.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: flow.toolTimeoutMs }),
-          ...(flow.maxToolResultBytes === undefined
-            ? {}
-            : { maxToolResultBytes: flow.maxToolResultBytes }),
-        }),
-    );
-    if (resume !== undefined && cycle.interruptions().length === 0) {
-      throw new PlaygroundError(
-        `The run in ${resume.path} is not paused: there is nothing to resume.`,
-      );
-    }
-    const prompt = flow.prompt(context);
-    announce(flow, settings, session, json, policy, prompt, cycle.interruptions());
+/** One flow's run in its started session. */
+interface FlowRun {
+  readonly flow: Flow;
+  readonly settings: RunSettings;
+  readonly session: PlaygroundSession;
+  readonly timeline: Timeline;
+  readonly json: JsonTimeline | undefined;
+  readonly policy: PermissionConfig;
+  readonly secret: string | undefined;
+}
 
-    const stats = createRunStats();
-    let saved: { path: string; command: string } | undefined;
-    const canAsk = json === undefined && terminal.interactive && process.stdin.isTTY === true;
-    const drive = await driveRun({
-      cycle,
-      registry: session.registry,
-      signal: controller.signal,
-      prompt: resume === undefined ? prompt : undefined,
-      onEvent: (event) => timeline.event(event, stats),
-      onPause: async (waiting: Interruption[]) => {
-        timeline.settle();
-        if (flow.savesState === true && resume === undefined) {
-          const file = path.resolve(settings.stateFile ?? defaultStateFile);
-          await writeRunFile(file, flow.name, cycle.state());
-          saved = { path: file, command: resumeCommand(file, settings) };
-          return 'keep';
-        }
-        const asker = canAsk ? terminalAsk() : undefined;
-        try {
-          const decided = await decide(waiting, settings.decisions, asker?.ask, c);
-          for (const item of decided) {
-            if (json === undefined) timeline.line(describeDecision(item, c));
-            else {
-              const { callId, toolName, kind } = item.interruption;
-              json.write({ type: 'decision', callId, toolName, kind, decision: item.decision });
-            }
-          }
-          return decisionMap(decided);
-        } finally {
-          asker?.close();
-        }
-      },
-    });
-    timeline.settle();
-    const outcome: RunOutcome = drive.paused ? 'paused' : outcomeOf(drive.failure, cancelled);
-    return reportFlowEnd({
+/**
+ * Runs the flow in its session: makes (or restores) the cycle, announces the run, drives it
+ * to its end or a kept pause, and reports the outcome. Resolves to the exit code.
+ */
+async function runInSession(run: FlowRun, signal: AbortSignal): Promise<number> {
+  const { flow, settings, session, timeline, json } = run;
+  const { resume } = settings;
+  const context: FlowContext = {
+    sandboxDir: session.sandbox.dir,
+    allows: (permissions) => session.checker.isAllowed(permissions),
+    resuming: resume !== undefined,
+  };
+  const { provider, scripted } = createProvider(
+    settings.model,
+    flow.script(context),
+    settings.terminal.interactive && !settings.json,
+    resume?.state.pending?.turns ?? 0,
+  );
+  const cycle = openCycle(run, provider);
+  const prompt = flow.prompt(context);
+  announce(flow, settings, session, json, run.policy, prompt, cycle.interruptions());
+
+  const stats = createRunStats();
+  let saved: SavedRun | undefined;
+  const drive = await driveRun({
+    cycle,
+    registry: session.registry,
+    signal,
+    prompt: resume === undefined ? prompt : undefined,
+    onEvent: (event) => timeline.event(event, stats),
+    onPause: flowPauseHandler({
       flow,
-      context,
-      model: settings.model,
-      terminal,
+      settings,
+      cycle,
+      timeline,
       json,
-      outcome,
-      failure: drive.failure,
-      stats,
-      history: cycle.messages(),
-      showHistory: settings.showHistory,
-      scriptStepsLeft: scripted?.remaining(),
-      ...(saved === undefined ? {} : { saved }),
-    });
-  } finally {
-    await session.close();
-    interrupt.uninstall();
+      onSaved: (file) => {
+        saved = file;
+      },
+    }),
+  });
+  timeline.settle();
+  const outcome: RunOutcome = drive.paused ? 'paused' : outcomeOf(drive.failure, signal.aborted);
+  return reportFlowEnd({
+    flow,
+    context,
+    model: settings.model,
+    terminal: settings.terminal,
+    json,
+    outcome,
+    failure: drive.failure,
+    stats,
+    history: cycle.messages(),
+    showHistory: settings.showHistory,
+    scriptStepsLeft: scripted?.remaining(),
+    ...(saved === undefined ? {} : { saved }),
+  });
+}
+
+/**
+ * The run's cycle: a new one with the system prompt, or the resumed run's state.
+ * @throws {PlaygroundError} for a resumed run that is not paused or whose file was altered
+ */
+function openCycle(run: FlowRun, provider: ChatProvider): LlmCycle {
+  const { flow, settings, secret } = run;
+  const { resume } = settings;
+  const cycle = restore(
+    resume?.path,
+    () =>
+      new LlmCycle({
+        provider,
+        model: settings.model.kind === 'remote' ? settings.model.model : 'scripted',
+        ...(resume === undefined ? { systemPrompt } : { state: resume.state }),
+        ...(secret === undefined ? {} : { stateSecret: secret }),
+        ...(flow.maxTurns === undefined ? {} : { maxTurns: flow.maxTurns }),
+        ...(flow.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: flow.toolTimeoutMs }),
+        ...(flow.maxToolResultBytes === undefined
+          ? {}
+          : { maxToolResultBytes: flow.maxToolResultBytes }),
+      }),
+  );
+  if (resume !== undefined && cycle.interruptions().length === 0) {
+    throw new PlaygroundError(
+      `The run in ${resume.path} is not paused: there is nothing to resume.`,
+    );
   }
+  return cycle;
 }
 
 /** The header of a run: `run_started` with `--json`, else the tools, the policy and the prompt. */
@@ -336,13 +347,4 @@ function restore(file: string | undefined, make: () => LlmCycle): LlmCycle {
     }
     throw error;
   }
-}
-
-/** The command that resumes a run saved in `file`, with the model options it needs. */
-function resumeCommand(file: string, settings: RunSettings): string {
-  const model =
-    settings.model.kind === 'remote'
-      ? ` --base-url ${settings.model.baseURL} --model ${settings.model.model}`
-      : '';
-  return `pnpm playground resume ${file} --approve yes${model}`;
 }

@@ -126,18 +126,7 @@ export class PlaygroundSession {
    * flows rely on the bundled one.
    */
   async #startServers(options: SessionOptions, file: McpConfigFile | undefined): Promise<void> {
-    const table = new Map<string, unknown>();
-    const overrides = new Map<string, McpPermissionOverrides | undefined>();
-    for (const server of options.servers) {
-      const config = bundledServerConfig(server, this.sandbox.dir);
-      table.set(server, config);
-      overrides.set(server, config.permissions);
-    }
-    for (const entry of file?.entries ?? []) {
-      if (table.has(entry.name)) continue;
-      table.set(entry.name, file?.servers[entry.name]);
-      overrides.set(entry.name, entry.permissions);
-    }
+    const { table, overrides } = serverTable(options.servers, file, this.sandbox.dir);
     const explain = (error: unknown, hint?: string) =>
       mcpConfigError(file?.path ?? 'mcp.json', error, hint);
     let servers: McpServers;
@@ -155,19 +144,10 @@ export class PlaygroundSession {
     this.#servers = servers;
     const { connected, failed } = await servers.connect();
     this.#rememberPids();
-    const failures = failed.map((failure) => failure.error.message);
-    // `tools()` leaves out a server whose listing fails and tells only `onError` (where stray
-    // output of a live server goes too); listing first makes it a start failure with its reason.
-    const listings = await Promise.allSettled(
-      connected.map((name) => servers.get(name)?.listTools()),
-    );
-    for (const listing of listings) {
-      if (listing.status === 'rejected') {
-        failures.push(
-          listing.reason instanceof Error ? listing.reason.message : String(listing.reason),
-        );
-      }
-    }
+    const failures = [
+      ...failed.map((failure) => failure.error.message),
+      ...(await listingFailures(servers, connected)),
+    ];
     if (failures.length > 0) {
       throw new PlaygroundError(
         `${failures.length === 1 ? 'An MCP server' : `${failures.length} MCP servers`} did not start:\n${failures.map((line) => `  - ${line}`).join('\n')}`,
@@ -180,18 +160,20 @@ export class PlaygroundSession {
     } catch (error) {
       throw explain(error, 'Hide one with "blockedTools" in its server entry.');
     }
-    for (const tool of tools) {
-      this.registry.register(tool as AnyTool, { category: `mcp:${tool.serverName}` });
-      const permissions = overrides.get(tool.serverName);
-      const overridden =
-        permissions !== undefined &&
-        (Array.isArray(permissions) || Object.hasOwn(permissions, tool.mcpName));
-      this.sources.set(tool.name, {
-        source: tool.serverName,
-        mcpName: tool.mcpName,
-        permissionsFrom: overridden ? 'override' : 'annotations',
-      });
-    }
+    for (const tool of tools) this.#registerMcpTool(tool, overrides.get(tool.serverName));
+  }
+
+  /** Registers one MCP tool, noting where its permissions come from. */
+  #registerMcpTool(tool: McpTool, permissions: McpPermissionOverrides | undefined): void {
+    this.registry.register(tool as AnyTool, { category: `mcp:${tool.serverName}` });
+    const overridden =
+      permissions !== undefined &&
+      (Array.isArray(permissions) || Object.hasOwn(permissions, tool.mcpName));
+    this.sources.set(tool.name, {
+      source: tool.serverName,
+      mcpName: tool.mcpName,
+      permissionsFrom: overridden ? 'override' : 'annotations',
+    });
   }
 
   /** The clients of the MCP servers, in start order. Never throws. */
@@ -255,4 +237,54 @@ export class PlaygroundSession {
     signalChildren(this.serverPids(), 'SIGTERM');
     this.sandbox.removeSync();
   }
+}
+
+/**
+ * The servers to start: the bundled ones, then those of `mcp.json` not named like a bundled
+ * one; with each server's permission overrides.
+ */
+function serverTable(
+  bundled: SessionOptions['servers'],
+  file: McpConfigFile | undefined,
+  sandboxDir: string,
+): {
+  table: Map<string, unknown>;
+  overrides: Map<string, McpPermissionOverrides | undefined>;
+} {
+  const table = new Map<string, unknown>();
+  const overrides = new Map<string, McpPermissionOverrides | undefined>();
+  for (const server of bundled) {
+    const config = bundledServerConfig(server, sandboxDir);
+    table.set(server, config);
+    overrides.set(server, config.permissions);
+  }
+  for (const entry of file?.entries ?? []) {
+    if (table.has(entry.name)) continue;
+    table.set(entry.name, file?.servers[entry.name]);
+    overrides.set(entry.name, entry.permissions);
+  }
+  return { table, overrides };
+}
+
+/**
+ * The reasons of connected servers whose tool listing fails. `tools()` leaves such a server
+ * out and tells only `onError` (where stray output of a live server goes too); listing first
+ * makes it a start failure with its reason.
+ */
+async function listingFailures(
+  servers: McpServers,
+  connected: readonly string[],
+): Promise<string[]> {
+  const listings = await Promise.allSettled(
+    connected.map((name) => servers.get(name)?.listTools()),
+  );
+  const failures: string[] = [];
+  for (const listing of listings) {
+    if (listing.status === 'rejected') {
+      failures.push(
+        listing.reason instanceof Error ? listing.reason.message : String(listing.reason),
+      );
+    }
+  }
+  return failures;
 }

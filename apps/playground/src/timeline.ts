@@ -4,6 +4,9 @@ import { ProgressDisplay } from './progress-display.js';
 import type { RunStats } from './run-stats.js';
 import { cut, displayJson, formatDuration, type Terminal } from './terminal.js';
 
+/** The stream event of one type. */
+type EventOf<T extends StreamEvent['type']> = Extract<StreamEvent, { type: T }>;
+
 /** Writes the events of one or more runs as a readable timeline (or JSON lines). */
 export interface Timeline {
   /** Handles one event of `submitStreamWithTools`, counting it in `stats`. */
@@ -111,42 +114,19 @@ export class PrettyTimeline implements Timeline {
     countEvent(event, stats);
     const c = this.#terminal.colors;
     switch (event.type) {
-      case 'assistant_text_delta': {
-        this.#openTurn();
-        if (this.#inText !== 'text') {
-          this.#endText();
-          this.#write(`${c.bold(c.magenta('assistant'))} ${c.dim('›')} `);
-          this.#inText = 'text';
-        }
-        this.#write(event.text);
+      case 'assistant_text_delta':
+        this.#text('text', `${c.bold(c.magenta('assistant'))} ${c.dim('›')} `, event.text);
         return;
-      }
-      case 'assistant_reasoning_delta': {
-        this.#openTurn();
-        if (this.#inText !== 'reasoning') {
-          this.#endText();
-          this.#write(`${c.dim('thinking ›')} `);
-          this.#inText = 'reasoning';
-        }
-        this.#write(c.dim(event.text));
+      case 'assistant_reasoning_delta':
+        this.#text('reasoning', `${c.dim('thinking ›')} `, c.dim(event.text));
         return;
-      }
       case 'tool_call_delta':
         // The call is shown whole at tool_execution_started; deltas are for --json.
         this.#openTurn();
         return;
-      case 'tool_execution_started': {
-        if (this.#resuming) this.#progress?.start(event.callId, event.toolName);
-        else this.#openTurn();
-        this.#endText();
-        this.#pending.set(event.callId, event.toolName);
-        const input =
-          typeof event.input === 'string'
-            ? `${c.red('(not JSON)')} ${cut(event.input, this.#resultWidth)}`
-            : cut(displayJson(event.input), this.#resultWidth);
-        this.line(`  ${c.yellow('→')} ${c.bold(event.toolName)} ${input} ${c.dim(event.callId)}`);
+      case 'tool_execution_started':
+        this.#toolStarted(event);
         return;
-      }
       case 'tool_approval_requested': {
         this.#endText();
         const input = cut(displayJson(event.input), this.#resultWidth);
@@ -155,78 +135,113 @@ export class PrettyTimeline implements Timeline {
         );
         return;
       }
-      case 'tool_input_requested': {
+      case 'tool_input_requested':
         this.#endText();
         this.line(
           `  ${c.yellow('?')} ${c.bold(event.toolName)} ${c.dim(event.callId)} asks: ${event.prompt}`,
         );
         return;
-      }
-      case 'turn_complete': {
-        if (event.reason === 'interrupted' || event.reason === 'stopped') {
-          this.#endText();
-          this.#resuming = event.reason === 'interrupted';
-          this.line(
-            c.dim(
-              event.reason === 'interrupted'
-                ? '  ⏸ the run paused: it waits for a decision'
-                : '  ■ a stop condition ended the run',
-            ),
-          );
-          return;
-        }
-        this.#openTurn();
-        this.#endText();
-        const usage =
-          event.usage === undefined
-            ? ''
-            : ` · ${event.usage.promptTokens} prompt + ${event.usage.completionTokens} completion tokens`;
-        this.line(c.dim(`  ⏎ turn ${this.#turn} complete: ${event.reason}${usage}`));
-        this.#turnOpen = false;
-        if (event.reason === 'tool_calls' && this.#progress !== undefined) {
-          for (const [callId, toolName] of this.#pending) this.#progress.start(callId, toolName);
-        }
+      case 'turn_complete':
+        this.#turnComplete(event);
         return;
-      }
-      case 'tool_execution_progress': {
-        const { progress } = event;
-        if (this.#progress !== undefined) {
-          this.#progress.update(event.callId, event.toolName, progress);
-          return;
-        }
-        // Not a terminal: a plain line, at most one a second per call (and always the last).
-        const now = performance.now();
-        const last = this.#lastPlainProgress.get(event.callId);
-        const done = progress.total !== undefined && progress.progress >= progress.total;
-        if (last !== undefined && now - last < 1000 && !done) return;
-        this.#lastPlainProgress.set(event.callId, now);
-        const amount =
-          progress.total === undefined
-            ? `${progress.progress}`
-            : `${progress.progress}/${progress.total} (${Math.round((progress.progress / progress.total) * 100)}%)`;
-        const message = progress.message === undefined ? '' : ` ${progress.message}`;
-        this.line(`  ${c.cyan('…')} ${event.toolName} progress ${amount}${message}`);
+      case 'tool_execution_progress':
+        this.#toolProgress(event);
         return;
-      }
-      case 'tool_execution_completed': {
-        this.#pending.delete(event.callId);
-        this.#lastPlainProgress.delete(event.callId);
-        const duration = c.dim(formatDuration(event.durationMs));
-        let text: string;
-        if (event.error !== undefined) {
-          text = `  ${c.red('✗')} ${c.bold(event.toolName)} ${duration} ${c.red(describeToolError(event.error))}`;
-        } else {
-          const result = cut(displayJson(event.output), this.#resultWidth);
-          text = `  ${c.green('✓')} ${c.bold(event.toolName)} ${duration} ${result}`;
-        }
-        if (event.truncated) {
-          text += c.yellow(' [cut to maxToolResultBytes for the model; the event has it whole]');
-        }
-        this.line(text);
-        this.#progress?.finish(event.callId);
+      case 'tool_execution_completed':
+        this.#toolCompleted(event);
         return;
-      }
     }
+  }
+
+  /** A text or reasoning delta: opens its line (with `head`) when another kind was open. */
+  #text(kind: 'text' | 'reasoning', head: string, text: string): void {
+    this.#openTurn();
+    if (this.#inText !== kind) {
+      this.#endText();
+      this.#write(head);
+      this.#inText = kind;
+    }
+    this.#write(text);
+  }
+
+  #toolStarted(event: EventOf<'tool_execution_started'>): void {
+    const c = this.#terminal.colors;
+    if (this.#resuming) this.#progress?.start(event.callId, event.toolName);
+    else this.#openTurn();
+    this.#endText();
+    this.#pending.set(event.callId, event.toolName);
+    const input =
+      typeof event.input === 'string'
+        ? `${c.red('(not JSON)')} ${cut(event.input, this.#resultWidth)}`
+        : cut(displayJson(event.input), this.#resultWidth);
+    this.line(`  ${c.yellow('→')} ${c.bold(event.toolName)} ${input} ${c.dim(event.callId)}`);
+  }
+
+  #turnComplete(event: EventOf<'turn_complete'>): void {
+    const c = this.#terminal.colors;
+    if (event.reason === 'interrupted' || event.reason === 'stopped') {
+      this.#endText();
+      this.#resuming = event.reason === 'interrupted';
+      this.line(
+        c.dim(
+          event.reason === 'interrupted'
+            ? '  ⏸ the run paused: it waits for a decision'
+            : '  ■ a stop condition ended the run',
+        ),
+      );
+      return;
+    }
+    this.#openTurn();
+    this.#endText();
+    const usage =
+      event.usage === undefined
+        ? ''
+        : ` · ${event.usage.promptTokens} prompt + ${event.usage.completionTokens} completion tokens`;
+    this.line(c.dim(`  ⏎ turn ${this.#turn} complete: ${event.reason}${usage}`));
+    this.#turnOpen = false;
+    if (event.reason === 'tool_calls' && this.#progress !== undefined) {
+      for (const [callId, toolName] of this.#pending) this.#progress.start(callId, toolName);
+    }
+  }
+
+  #toolProgress(event: EventOf<'tool_execution_progress'>): void {
+    const c = this.#terminal.colors;
+    const { progress } = event;
+    if (this.#progress !== undefined) {
+      this.#progress.update(event.callId, event.toolName, progress);
+      return;
+    }
+    // Not a terminal: a plain line, at most one a second per call (and always the last).
+    const now = performance.now();
+    const last = this.#lastPlainProgress.get(event.callId);
+    const done = progress.total !== undefined && progress.progress >= progress.total;
+    if (last !== undefined && now - last < 1000 && !done) return;
+    this.#lastPlainProgress.set(event.callId, now);
+    const amount =
+      progress.total === undefined
+        ? `${progress.progress}`
+        : `${progress.progress}/${progress.total} (${Math.round((progress.progress / progress.total) * 100)}%)`;
+    const message = progress.message === undefined ? '' : ` ${progress.message}`;
+    this.line(`  ${c.cyan('…')} ${event.toolName} progress ${amount}${message}`);
+  }
+
+  #toolCompleted(event: EventOf<'tool_execution_completed'>): void {
+    const c = this.#terminal.colors;
+    this.#pending.delete(event.callId);
+    this.#lastPlainProgress.delete(event.callId);
+    const duration = c.dim(formatDuration(event.durationMs));
+    let text: string;
+    if (event.error !== undefined) {
+      text = `  ${c.red('✗')} ${c.bold(event.toolName)} ${duration} ${c.red(describeToolError(event.error))}`;
+    } else {
+      const result = cut(displayJson(event.output), this.#resultWidth);
+      text = `  ${c.green('✓')} ${c.bold(event.toolName)} ${duration} ${result}`;
+    }
+    if (event.truncated) {
+      text += c.yellow(' [cut to maxToolResultBytes for the model; the event has it whole]');
+    }
+    this.line(text);
+    this.#progress?.finish(event.callId);
   }
 
   /** Prints a line above any progress bar, closing a text line first. Never throws. */

@@ -314,6 +314,108 @@ function hostileSchemas(): string[] {
   ];
 }
 
+/** Calls each contender 500 times (JIT, server caches) and checks that every path echoes. */
+async function warmUp(contenders: readonly Contender[]): Promise<void> {
+  for (const subject of contenders) {
+    for (let index = 0; index < 500; index++) {
+      const answer = await subject.call();
+      if (answer !== expected) throw new Error(`${subject.label} answered ${String(answer)}`);
+    }
+  }
+}
+
+/** The report of the stdio rounds and bursts: latency and CPU tables, the verdicts, the A/A noise. */
+function stdioReport(
+  raw: Contender,
+  control: Contender,
+  client: Contender,
+  tool: Contender,
+): string[] {
+  const contenders = [raw, control, client, tool];
+  const rows: string[][] = [
+    ['client', 'latency µs', '× raw', 'CPU µs', '× raw'],
+    ...contenders.map((subject) => [
+      subject.label,
+      median(subject.wall).toFixed(1),
+      subject === raw ? '' : x(paired(subject.wall, raw.wall)),
+      median(subject.cpu).toFixed(1),
+      subject === raw ? '' : x(paired(subject.cpu, raw.cpu)),
+    ]),
+  ];
+  const burstRows: string[][] = [
+    ['client, 200 concurrent calls', 'calls/s', '× raw', 'CPU µs/call', '× raw'],
+    ...contenders.map((subject) => [
+      subject.label,
+      median(subject.burst).toFixed(0),
+      subject === raw ? '' : x(paired(subject.burst, raw.burst)),
+      median(subject.burstCpu).toFixed(1),
+      subject === raw ? '' : x(paired(subject.burstCpu, raw.burstCpu)),
+    ]),
+  ];
+  const verdict = (subject: Contender): string => {
+    const latency = paired(subject.wall, raw.wall);
+    const cpu = paired(subject.cpu, raw.cpu);
+    return `${subject.label}: latency ${x(latency)}, CPU ${x(cpu)} (${within(latency <= target && cpu <= target)} ${target}x)`;
+  };
+  const noise = Math.max(
+    Math.abs(paired(control.cpu, raw.cpu) - 1),
+    Math.abs(paired(control.wall, raw.wall) - 1),
+  );
+  return [
+    `server-everything echo over stdio, ${rounds} rounds x ${callsPerRound} calls and ${bursts} bursts of 200 concurrent calls per client, interleaved; ratios are medians of the per-round ratios to the raw Client:`,
+    '',
+    table(rows),
+    '',
+    table(burstRows),
+    '',
+    `target: ${verdict(client)}; ${verdict(tool)}.`,
+    `A/A control: a second raw Client differs by up to ${(noise * 100).toFixed(1)}%: ratios closer than that to the target are noise.`,
+    '',
+  ];
+}
+
+/** In-process: the client-side JavaScript of a call, without the pipe (unplugs every contender). */
+async function measureInProcess(contenders: readonly Contender[]): Promise<void> {
+  for (const subject of contenders) {
+    subject.unplug();
+    for (let index = 0; index < 2000; index++) await subject.call();
+  }
+  await interleaved(contenders, rounds, async (subject) => {
+    const cpu = process.cpuUsage();
+    for (let call = 0; call < 2000; call++) await subject.call();
+    const used = process.cpuUsage(cpu);
+    subject.js.push((used.user + used.system) / 2000);
+  });
+}
+
+/** The report of the in-process rounds, against the raw Client's CPU per stdio round trip. */
+function inProcessReport(contenders: readonly Contender[], raw: Contender): string[] {
+  // Without the pipe a round is pure CPU work: other processes only ever slow it down, so
+  // the fastest round is the best estimate of what the code itself costs.
+  const fastest = (values: readonly number[]): number => Math.min(...values);
+  const jsRaw = fastest(raw.js);
+  const rawStdioCpu = median(raw.cpu);
+  const jsRows: string[][] = [
+    ['client (pipe taken out)', 'CPU µs', 'added µs', '× raw', 'added / stdio round trip CPU'],
+    ...contenders.map((subject) => {
+      const cpu = fastest(subject.js);
+      return [
+        subject.label,
+        cpu.toFixed(2),
+        subject === raw ? '' : (cpu - jsRaw).toFixed(2),
+        x(cpu / jsRaw),
+        subject === raw ? '' : x(1 + (cpu - jsRaw) / rawStdioCpu),
+      ];
+    }),
+  ];
+  return [
+    `Client-side JavaScript per call, the pipe taken out (same in-process answers for all; fastest of ${rounds} rounds x 2000 calls); the last column is what that adds to the raw Client's CPU per stdio round trip, the same ratio without the pipe's noise:`,
+    '',
+    table(jsRows),
+    '',
+  ];
+}
+
 async function main(): Promise<void> {
   const load = loadavg()
     .map((value) => value.toFixed(2))
@@ -329,94 +431,15 @@ async function main(): Promise<void> {
   const tool = await mcpTool();
   const contenders = [raw, control, client, tool];
   try {
-    for (const subject of contenders) {
-      // Warm-up (JIT, server caches), and a check that every path really echoes.
-      for (let index = 0; index < 500; index++) {
-        const answer = await subject.call();
-        if (answer !== expected) throw new Error(`${subject.label} answered ${String(answer)}`);
-      }
-    }
+    await warmUp(contenders);
     await interleaved(contenders, rounds, (subject) => round(subject, callsPerRound));
     await interleaved(contenders, bursts, burst);
-    const rows: string[][] = [
-      ['client', 'latency µs', '× raw', 'CPU µs', '× raw'],
-      ...contenders.map((subject) => [
-        subject.label,
-        median(subject.wall).toFixed(1),
-        subject === raw ? '' : x(paired(subject.wall, raw.wall)),
-        median(subject.cpu).toFixed(1),
-        subject === raw ? '' : x(paired(subject.cpu, raw.cpu)),
-      ]),
-    ];
-    const burstRows: string[][] = [
-      ['client, 200 concurrent calls', 'calls/s', '× raw', 'CPU µs/call', '× raw'],
-      ...contenders.map((subject) => [
-        subject.label,
-        median(subject.burst).toFixed(0),
-        subject === raw ? '' : x(paired(subject.burst, raw.burst)),
-        median(subject.burstCpu).toFixed(1),
-        subject === raw ? '' : x(paired(subject.burstCpu, raw.burstCpu)),
-      ]),
-    ];
-    const verdict = (subject: Contender): string => {
-      const latency = paired(subject.wall, raw.wall);
-      const cpu = paired(subject.cpu, raw.cpu);
-      return `${subject.label}: latency ${x(latency)}, CPU ${x(cpu)} (${within(latency <= target && cpu <= target)} ${target}x)`;
-    };
-    const noise = Math.max(
-      Math.abs(paired(control.cpu, raw.cpu) - 1),
-      Math.abs(paired(control.wall, raw.wall) - 1),
-    );
-
-    // In-process: the client-side JavaScript of a call, without the pipe.
-    for (const subject of contenders) {
-      subject.unplug();
-      for (let index = 0; index < 2000; index++) await subject.call();
-    }
-    await interleaved(contenders, rounds, async (subject) => {
-      const cpu = process.cpuUsage();
-      for (let call = 0; call < 2000; call++) await subject.call();
-      const used = process.cpuUsage(cpu);
-      subject.js.push((used.user + used.system) / 2000);
-    });
-    // Without the pipe a round is pure CPU work: other processes only ever slow it down, so
-    // the fastest round is the best estimate of what the code itself costs.
-    const fastest = (values: readonly number[]): number => Math.min(...values);
-    const jsRaw = fastest(raw.js);
-    const rawStdioCpu = median(raw.cpu);
-    const jsRows: string[][] = [
-      ['client (pipe taken out)', 'CPU µs', 'added µs', '× raw', 'added / stdio round trip CPU'],
-      ...contenders.map((subject) => {
-        const cpu = fastest(subject.js);
-        return [
-          subject.label,
-          cpu.toFixed(2),
-          subject === raw ? '' : (cpu - jsRaw).toFixed(2),
-          x(cpu / jsRaw),
-          subject === raw ? '' : x(1 + (cpu - jsRaw) / rawStdioCpu),
-        ];
-      }),
-    ];
+    const stdio = stdioReport(raw, control, client, tool);
+    await measureInProcess(contenders);
     process.stdout.write(
-      [
-        header,
-        '',
-        ...imports,
-        ...hostile,
-        `server-everything echo over stdio, ${rounds} rounds x ${callsPerRound} calls and ${bursts} bursts of 200 concurrent calls per client, interleaved; ratios are medians of the per-round ratios to the raw Client:`,
-        '',
-        table(rows),
-        '',
-        table(burstRows),
-        '',
-        `target: ${verdict(client)}; ${verdict(tool)}.`,
-        `A/A control: a second raw Client differs by up to ${(noise * 100).toFixed(1)}%: ratios closer than that to the target are noise.`,
-        '',
-        `Client-side JavaScript per call, the pipe taken out (same in-process answers for all; fastest of ${rounds} rounds x 2000 calls); the last column is what that adds to the raw Client's CPU per stdio round trip, the same ratio without the pipe's noise:`,
-        '',
-        table(jsRows),
-        '',
-      ].join('\n'),
+      [header, '', ...imports, ...hostile, ...stdio, ...inProcessReport(contenders, raw)].join(
+        '\n',
+      ),
     );
   } finally {
     for (const subject of contenders) await subject.close();

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI, run as a user would: `node dist/cli.js`. */
+/** Matches a stack trace (a frame line or a node:internal path) in the CLI's output. */
+export const noStack = /\n\s+at \S+ \(|node:internal/;
+
 export const cliPath = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../dist/cli.js',
