@@ -19,7 +19,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { hostileServer, serverEntries } from './test-support/servers.js';
+import { hostileSchemas } from './test-support/bench-hostile.js';
+import { median, paired, table } from './test-support/bench-stats.js';
+import { serverEntries } from './test-support/servers.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 // BENCH_ENTRY: another build of the package to measure (an earlier version, for before/after).
@@ -177,36 +179,6 @@ async function interleaved(
   }
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
-/** Median of the per-round ratios: each round of a contender against the raw round next to it. */
-function paired(values: readonly number[], baseline: readonly number[]): number {
-  return median(values.map((value, index) => value / (baseline[index] ?? value)));
-}
-
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = (rows[0] ?? []).map((_, column) =>
-    Math.max(...rows.map((row) => row[column]?.length ?? 0)),
-  );
-  const line = (row: readonly string[]): string =>
-    row
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join('  ');
-  return [
-    line(rows[0] ?? []),
-    widths.map((width) => '-'.repeat(width)).join('  '),
-    ...rows.slice(1).map(line),
-  ].join('\n');
-}
-
 const x = (ratio: number): string => `${ratio.toFixed(3)}x`;
 const within = (ok: boolean): string => (ok ? 'within' : 'NOT within');
 
@@ -266,55 +238,6 @@ function importReport(): string[] {
   ];
 }
 
-/**
- * Lists the hostile server's `tools` (and calls `call`) in a fresh process on the built package
- * (no TypeScript loader in the way): elapsed ms and the longest event-loop block.
- */
-function hostileListing(
-  tools: string,
-  call: string | undefined,
-): { elapsed: number; blocked: number; listed: number; outcome: string } {
-  const server = hostileServer('schemas', { env: { FAULT_SCHEMAS: tools } });
-  const script = `
-        const { monitorEventLoopDelay } = await import('node:perf_hooks');
-    const { McpClient } = await import(${JSON.stringify(entry)});
-    const client = new McpClient('hostile', ${JSON.stringify(server)}, { onWarning: () => {} });
-    await client.connect();
-    const loop = monitorEventLoopDelay({ resolution: 1 });
-    loop.enable();
-    const start = performance.now();
-    const listed = (await client.listTools()).length;
-    const call = ${JSON.stringify(call ?? null)};
-    const outcome = call === null ? '' : await client.callTool(call).then(
-      () => 'accepted (!)',
-      (error) => error.code ?? 'failed',
-    );
-    const elapsed = performance.now() - start;
-    loop.disable();
-    await client.close();
-    process.stdout.write(JSON.stringify({ elapsed, blocked: loop.max / 1e6, listed, outcome }));`;
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: packageRoot,
-  });
-  return JSON.parse(output.toString()) as ReturnType<typeof hostileListing>;
-}
-
-/**
- * Hostile schemas: a $ref/anyOf chain worth 2^40 paths and ^(a+)+$ (with a call whose output
- * 'aaaa…b' meets the pattern), then a tool nested 100 000 levels deep (a 7.4 MB line, which
- * the SDK's stdio transport must JSON.parse before anything else can look at it).
- */
-function hostileSchemas(): string[] {
-  const schemas = hostileListing('plain,redos,ref-bomb', 'redos');
-  const deep = hostileListing('plain,deep', undefined);
-  return [
-    `Hostile schemas: listing plain, redos, ref-bomb (ref-bomb refused, ${schemas.listed} listed) and the ^(a+)+$ call (${schemas.outcome}) took ${schemas.elapsed.toFixed(1)} ms, the event loop blocked ${schemas.blocked.toFixed(1)} ms at most (target ~50 ms);`,
-    `a tool nested 100 000 levels deep (refused, ${deep.listed} listed): ${deep.elapsed.toFixed(1)} ms, blocked ${deep.blocked.toFixed(1)} ms at most (the SDK's stdio transport JSON.parses the 7.4 MB line before anything else sees it; maxMessageBytes bounds it).`,
-    '',
-  ];
-}
-
-/** Calls each contender 500 times (JIT, server caches) and checks that every path echoes. */
 async function warmUp(contenders: readonly Contender[]): Promise<void> {
   for (const subject of contenders) {
     for (let index = 0; index < 500; index++) {
@@ -424,7 +347,7 @@ async function main(): Promise<void> {
   const imports = importReport();
   // BENCH_SKIP_HOSTILE=1 for a build that would hang on them (before this package compiled
   // server schemas itself, ^(a+)+$ blocked for minutes).
-  const hostile = process.env.BENCH_SKIP_HOSTILE === '1' ? [] : hostileSchemas();
+  const hostile = process.env.BENCH_SKIP_HOSTILE === '1' ? [] : hostileSchemas(entry, packageRoot);
   const raw = await rawClient('raw SDK Client');
   const control = await rawClient('raw SDK Client (A/A)');
   const client = await mcpClient();
