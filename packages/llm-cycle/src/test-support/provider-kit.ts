@@ -3,12 +3,13 @@
  * before each test, and a one-message request.
  */
 import { beforeEach } from 'vitest';
-import type { ChatProvider } from '../chat-provider.js';
+import type { ChatChunk, ChatProvider, ChatRequest } from '../chat-provider.js';
 import {
   createOpenAICompatibleProvider,
   type OpenAICompatibleProviderOptions,
 } from '../openai-compatible-provider.js';
 import { type ChatServerFixture, useChatServer } from './chat-server.js';
+import { collectChunks } from './results.js';
 
 /** The server of a provider test file and the provider of the current test. */
 export interface ProviderFixture extends ChatServerFixture {
@@ -47,4 +48,28 @@ export function useProviderServer(
 /** A request of one user message, `Hi`, to `model`. */
 export function hiRequest(model: string) {
   return { model, messages: [{ role: 'user' as const, content: 'Hi' }] };
+}
+
+/** Every way to cut SSE `events` the tests use: whole, one event per write, and 7-byte writes. */
+function cuts(events: readonly string[]): (string | Uint8Array)[][] {
+  const whole = events.join('');
+  const bytes = new TextEncoder().encode(whole);
+  const small: Uint8Array[] = [];
+  for (let start = 0; start < bytes.length; start += 7)
+    small.push(bytes.subarray(start, start + 7));
+  return [[whole], [...events], small];
+}
+
+/** Streams `events` in each cut of `cuts`, and resolves to the chunks of each run. */
+export async function streamEachCut(
+  wire: ProviderFixture,
+  request: ChatRequest,
+  events: readonly string[],
+): Promise<ChatChunk[][]> {
+  const runs: ChatChunk[][] = [];
+  for (const writes of cuts(events)) {
+    wire.server.reply({ kind: 'sse', writes });
+    runs.push(await collectChunks(wire.provider.chatStream(request)));
+  }
+  return runs;
 }
