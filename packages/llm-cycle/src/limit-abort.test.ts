@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatChunk, ChatProvider } from './chat-provider.js';
 import { LlmCycle } from './llm-cycle.js';
-import { LlmError } from './llm-error.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+import { rejection } from './test-support/results.js';
 
 /** A server that reads each request and never answers, with its own counts. */
 interface HangingServer {
@@ -62,16 +62,6 @@ function provider(options: Record<string, unknown>): ChatProvider {
   return createOpenAICompatibleProvider({ baseURL: hanging.baseURL, ...options });
 }
 
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (LlmError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
-
 async function drain(stream: AsyncIterable<ChatChunk>): Promise<void> {
   for await (const _chunk of stream) {
     // nothing
@@ -92,7 +82,7 @@ async function openAfterwards(boundMs = 5_000): Promise<number> {
 
 describe('a limit that runs out before the headers ends the request', () => {
   it('timeoutMs, not streamed: the connection is closed', async () => {
-    const error = await failure(provider({ timeoutMs: 100 }).chat(request));
+    const error = await rejection(provider({ timeoutMs: 100 }).chat(request));
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('timeoutMs (100 ms');
     expect(await openAfterwards()).toBe(0);
@@ -100,7 +90,7 @@ describe('a limit that runs out before the headers ends the request', () => {
   });
 
   it('idleTimeoutMs, streamed: the connection is closed', async () => {
-    const error = await failure(drain(provider({ idleTimeoutMs: 100 }).chatStream(request)));
+    const error = await rejection(drain(provider({ idleTimeoutMs: 100 }).chatStream(request)));
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('idleTimeoutMs (100 ms)');
     expect(await openAfterwards()).toBe(0);
@@ -113,7 +103,7 @@ describe('a limit that runs out before the headers ends the request', () => {
       model: 'm',
       retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 1 },
     });
-    const error = await failure(cycle.submit('Hello?'));
+    const error = await rejection(cycle.submit('Hello?'));
     expect(error.code).toBe('timeout');
     expect(await openAfterwards()).toBe(0);
     expect(hanging.accepted).toBeGreaterThan(0);
@@ -121,7 +111,7 @@ describe('a limit that runs out before the headers ends the request', () => {
 
   it("the caller's abort before the headers closes the connection too", async () => {
     const controller = new AbortController();
-    const answer = failure(provider({}).chat(request, { signal: controller.signal }));
+    const answer = rejection(provider({}).chat(request, { signal: controller.signal }));
     while (hanging.accepted === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     expect((await answer).code).toBe('cancelled');

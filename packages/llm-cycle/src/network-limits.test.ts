@@ -5,10 +5,11 @@
 import { defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatChunk, ChatProvider } from './chat-provider.js';
+import type { ChatProvider } from './chat-provider.js';
 import { LlmCycle } from './llm-cycle.js';
 import { LlmError } from './llm-error.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+import { collectChunks, rejection } from './test-support/results.js';
 import {
   type ChatCompletionsServer,
   completionChunk,
@@ -36,26 +37,12 @@ function provider(options: Record<string, unknown> = {}): ChatProvider {
   return createOpenAICompatibleProvider({ baseURL: server.baseURL, apiKey: 'sk-x', ...options });
 }
 
-async function collect(iterable: AsyncIterable<ChatChunk>): Promise<ChatChunk[]> {
-  const chunks: ChatChunk[] = [];
-  for await (const item of iterable) chunks.push(item);
-  return chunks;
-}
-
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (LlmError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
-
 describe('idleTimeoutMs: time without a byte', () => {
   it('a server that accepts the connection and never answers fails in idleTimeoutMs (streamed)', async () => {
     server.reply({ kind: 'hang' });
-    const error = await failure(collect(provider({ idleTimeoutMs: 150 }).chatStream(request)));
+    const error = await rejection(
+      collectChunks(provider({ idleTimeoutMs: 150 }).chatStream(request)),
+    );
     expect(error.code).toBe('timeout');
     expect(error.isRetryable).toBe(true);
     expect(error.message).toContain('idleTimeoutMs');
@@ -76,7 +63,7 @@ describe('idleTimeoutMs: time without a byte', () => {
         retry: { maxRetries: 0 },
       });
       const registry = new ToolRegistry();
-      const error = await failure(
+      const error = await rejection(
         cycle.submitWithTools('Hello?', registry, { idleTimeoutMs: 300 }),
       );
       expect(error).toBeInstanceOf(LlmError);
@@ -92,7 +79,7 @@ describe('idleTimeoutMs: time without a byte', () => {
   it('non-streamed: a whole answer that takes longer than idleTimeoutMs to come needs a larger one', async () => {
     // Such a server sends nothing until the whole answer is ready: the README says so.
     server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
-    const error = await failure(provider({ idleTimeoutMs: 100 }).chat(request));
+    const error = await rejection(provider({ idleTimeoutMs: 100 }).chat(request));
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('idleTimeoutMs (100 ms)');
     server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
@@ -102,7 +89,7 @@ describe('idleTimeoutMs: time without a byte', () => {
 
   it('non-streamed: the total limit still applies when it is the shorter one', async () => {
     server.reply({ kind: 'hang' });
-    const error = await failure(
+    const error = await rejection(
       provider({ idleTimeoutMs: 60_000 }).chat(request, { timeoutMs: 200 }),
     );
     expect(error.code).toBe('timeout');
@@ -117,7 +104,7 @@ describe('idleTimeoutMs: time without a byte', () => {
       writes: [body.slice(0, 20)],
       finish: 'hold',
     });
-    const error = await failure(provider({ idleTimeoutMs: 150 }).chat(request));
+    const error = await rejection(provider({ idleTimeoutMs: 150 }).chat(request));
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('idleTimeoutMs (150 ms)');
   });
@@ -129,7 +116,9 @@ describe('idleTimeoutMs: time without a byte', () => {
       writes: [sseEvent(completionChunk(id, { content: 'Half an ans' }))],
       finish: 'hold',
     });
-    const error = await failure(collect(provider({ idleTimeoutMs: 150 }).chatStream(request)));
+    const error = await rejection(
+      collectChunks(provider({ idleTimeoutMs: 150 }).chatStream(request)),
+    );
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('idleTimeoutMs');
     expect(error.message).not.toContain('cut');
@@ -140,7 +129,7 @@ describe('idleTimeoutMs: time without a byte', () => {
     // even on a loaded machine (a pause may stretch to 10x before the limit is met).
     const writes = textStream(Array.from({ length: 24 }, (_, index) => `w${index} `));
     server.reply({ kind: 'sse', writes, pause: 100 });
-    const chunks = await collect(provider({ idleTimeoutMs: 1_000 }).chatStream(request));
+    const chunks = await collectChunks(provider({ idleTimeoutMs: 1_000 }).chatStream(request));
     const final = chunks.at(-1);
     expect(final?.type === 'response' && final.response.message.content).toBe(
       Array.from({ length: 24 }, (_, index) => `w${index} `).join(''),
@@ -149,7 +138,9 @@ describe('idleTimeoutMs: time without a byte', () => {
 
   it('per request: ChatCallOptions.idleTimeoutMs overrides the provider default', async () => {
     server.reply({ kind: 'hang' });
-    const error = await failure(collect(provider().chatStream(request, { idleTimeoutMs: 120 })));
+    const error = await rejection(
+      collectChunks(provider().chatStream(request, { idleTimeoutMs: 120 })),
+    );
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('120 ms');
   });
@@ -158,7 +149,7 @@ describe('idleTimeoutMs: time without a byte', () => {
     const cycle = new LlmCycle({ provider: provider(), model: 'm', retry: { maxRetries: 0 } });
     server.reply({ kind: 'hang' });
     const stream = cycle.submitStream('Hello?', { idleTimeoutMs: 120 });
-    const error = await failure(stream.next());
+    const error = await rejection(stream.next());
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('idleTimeoutMs');
     expect(cycle.messages()).toEqual([]);
@@ -175,7 +166,7 @@ describe('timeoutMs: a total limit', () => {
   it('cuts a healthy stream that runs longer than timeoutMs, naming timeoutMs', async () => {
     const writes = textStream(Array.from({ length: 50 }, (_, index) => `w${index} `));
     server.reply({ kind: 'sse', writes, pause: 30 });
-    const error = await failure(collect(provider({ timeoutMs: 200 }).chatStream(request)));
+    const error = await rejection(collectChunks(provider({ timeoutMs: 200 }).chatStream(request)));
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('timeoutMs');
     expect(error.message).toContain('200 ms');
@@ -184,7 +175,7 @@ describe('timeoutMs: a total limit', () => {
 
   it('applies to the non-streamed path as well, per request', async () => {
     server.reply({ kind: 'hang' });
-    const error = await failure(
+    const error = await rejection(
       provider({ idleTimeoutMs: 60_000 }).chat(request, { timeoutMs: 100 }),
     );
     expect(error.code).toBe('timeout');
@@ -197,7 +188,7 @@ describe('maxResponseBytes', () => {
 
   it('refuses a non-streamed body over the limit with invalid_response naming it', async () => {
     server.reply({ kind: 'json', body: textCompletion(big) });
-    const error = await failure(provider({ maxResponseBytes: 1024 * 1024 }).chat(request));
+    const error = await rejection(provider({ maxResponseBytes: 1024 * 1024 }).chat(request));
     expect(error.code).toBe('invalid_response');
     expect(error.message).toContain('maxResponseBytes');
     expect(error.message).toContain('1048576');
@@ -209,7 +200,7 @@ describe('maxResponseBytes', () => {
       headers: { 'content-type': 'application/json' },
       writes: [JSON.stringify(textCompletion(big))],
     });
-    const error = await failure(provider({ maxResponseBytes: 1024 * 1024 }).chat(request));
+    const error = await rejection(provider({ maxResponseBytes: 1024 * 1024 }).chat(request));
     expect(error.code).toBe('invalid_response');
     expect(error.message).toContain('maxResponseBytes');
   });
@@ -217,8 +208,8 @@ describe('maxResponseBytes', () => {
   it('refuses a stream that grows over the limit', async () => {
     const pieces = Array.from({ length: 400 }, () => 'y'.repeat(8 * 1024));
     server.reply({ kind: 'sse', writes: textStream(pieces) });
-    const error = await failure(
-      collect(provider({ maxResponseBytes: 1024 * 1024 }).chatStream(request)),
+    const error = await rejection(
+      collectChunks(provider({ maxResponseBytes: 1024 * 1024 }).chatStream(request)),
     );
     expect(error.code).toBe('invalid_response');
     expect(error.message).toContain('maxResponseBytes');
@@ -237,7 +228,7 @@ describe('maxResponseBytes', () => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 2);
     try {
-      const error = await failure(provider().chat(request));
+      const error = await rejection(provider().chat(request));
       expect(error.code).toBe('invalid_response');
       expect(error.message).toContain('maxResponseBytes');
     } finally {

@@ -6,11 +6,11 @@
 import { createRedactor, defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatChunk } from './chat-provider.js';
 import { LlmCycle } from './llm-cycle.js';
 import { LlmError } from './llm-error.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
 import type { StreamEvent } from './stream-events.js';
+import { collectChunks } from './test-support/results.js';
 import {
   type ChatCompletionsServer,
   completionChunk,
@@ -124,12 +124,6 @@ async function caught(run: () => Promise<unknown>): Promise<unknown> {
   throw new Error('expected a failure');
 }
 
-async function collect(iterable: AsyncIterable<ChatChunk>): Promise<ChatChunk[]> {
-  const chunks: ChatChunk[] = [];
-  for await (const item of iterable) chunks.push(item);
-  return chunks;
-}
-
 describe('secrets never leave the provider', () => {
   it('sends the user info as Basic credentials, not in the URL', async () => {
     server.reply({
@@ -198,7 +192,7 @@ describe('secrets never leave the provider', () => {
       server.reply(reply());
       const whole = await caught(() => provider.chat(request));
       server.reply(reply());
-      const streamed = await caught(() => collect(provider.chatStream(request)));
+      const streamed = await caught(() => collectChunks(provider.chatStream(request)));
       for (const error of [whole, streamed]) {
         expect(LlmError.isInstance(error)).toBe(true);
         expectClean(label, error);

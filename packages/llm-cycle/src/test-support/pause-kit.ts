@@ -109,19 +109,27 @@ export interface Witness {
   readonly ran: { readonly name: string; readonly args: unknown; readonly input?: unknown }[];
 }
 
+/** Records one run of a kit tool in the witness. */
+type Note = (name: string, args: unknown, context: ToolContext) => void;
+
 /**
  * `get_weather` (no approval), `delete_file` (always needs approval), `pay` (needs approval
- * above 100), `transfer` (asks back above 5 000 €), `fail_io` (a fatal `io` error).
+ * above 100), `transfer` (asks back above 5 000 €).
  */
 export function kitRegistry(witness: Witness = { ran: [] }): ToolRegistry {
-  const note = (name: string, args: unknown, context: ToolContext): void => {
+  const note: Note = (name, args, context) => {
     witness.ran.push({
       name,
       args,
       ...(context.input === undefined ? {} : { input: context.input }),
     });
   };
-  return new ToolRegistry().registerAll([
+  return new ToolRegistry().registerAll([...approvalTools(note), transferTool(note)]);
+}
+
+/** `get_weather`, `delete_file` and `pay`: no approval, always, and above 100. */
+function approvalTools(note: Note) {
+  return [
     defineTool({
       name: 'get_weather',
       description: 'Weather of a city',
@@ -155,28 +163,32 @@ export function kitRegistry(witness: Witness = { ran: [] }): ToolRegistry {
         return { paid: args.amount };
       },
     }),
-    defineTool({
-      name: 'transfer',
-      description: 'Transfers money; asks before a suspicious transfer',
-      parameters: {
-        type: 'object',
-        properties: { amount: { type: 'number' } },
-        required: ['amount'],
-      },
-      execute: async (args, context) => {
-        note('transfer', args, context);
-        if (args.amount > 5000 && context.input === undefined) {
-          return awaitInput({
-            prompt: `A suspicious transfer of ${args.amount} €: freeze the account?`,
-            data: { amount: args.amount, risk: 'high' },
-          });
-        }
-        const answer = context.input?.value;
-        const result: JsonObject = answer === 'yes' ? { frozen: true } : { sent: args.amount };
-        return result;
-      },
-    }),
-  ]);
+  ] as const;
+}
+
+/** `transfer`: asks back (freeze the account?) before a transfer above 5 000 €. */
+function transferTool(note: Note) {
+  return defineTool({
+    name: 'transfer',
+    description: 'Transfers money; asks before a suspicious transfer',
+    parameters: {
+      type: 'object',
+      properties: { amount: { type: 'number' } },
+      required: ['amount'],
+    },
+    execute: async (args, context) => {
+      note('transfer', args, context);
+      if (args.amount > 5000 && context.input === undefined) {
+        return awaitInput({
+          prompt: `A suspicious transfer of ${args.amount} €: freeze the account?`,
+          data: { amount: args.amount, risk: 'high' },
+        });
+      }
+      const answer = context.input?.value;
+      const result: JsonObject = answer === 'yes' ? { frozen: true } : { sent: args.amount };
+      return result;
+    },
+  });
 }
 
 /** One run of a submit or resume, streamed or not: its events, its response or its error. */

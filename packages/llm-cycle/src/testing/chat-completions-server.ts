@@ -3,7 +3,7 @@
  * format, for tests and benchmarks: each request takes the next scripted reply (or the fallback).
  * Node only: `node:http` is imported when the server starts, so this module loads anywhere.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 
 /** A request the server received. */
 export interface ReceivedRequest {
@@ -101,32 +101,18 @@ export async function startChatCompletionsServer(
   options: ChatCompletionsServerOptions = {},
 ): Promise<ChatCompletionsServer> {
   const { createServer } = await import('node:http');
-  const script: ServerReply[] = [];
-  const requests: ReceivedRequest[] = [];
-  let fallbackReply: ServerReply | undefined;
-  let disconnects = 0;
-  let connections = 0;
-  const server = createServer((request, response) => {
-    const parts: Buffer[] = [];
-    request.on('data', (part: Buffer) => parts.push(part));
-    request.on('end', () => {
-      const received = receive(request, Buffer.concat(parts).toString('utf8'));
-      if (options.recordRequests !== false) requests.push(received);
-      let reply = script.shift() ?? fallbackReply;
-      while (typeof reply === 'function') reply = reply(received);
-      let finished = false;
-      response.on('finish', () => {
-        finished = true;
-      });
-      response.on('close', () => {
-        if (!finished) disconnects++;
-      });
-      void send(response, reply);
-    });
-  });
+  const state: ScriptState = {
+    script: [],
+    requests: [],
+    fallbackReply: undefined,
+    disconnects: 0,
+    connections: 0,
+    options,
+  };
+  const server = createServer((request, response) => answer(state, request, response));
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
   server.on('connection', () => {
-    connections++;
+    state.connections++;
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -134,25 +120,61 @@ export async function startChatCompletionsServer(
   });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return serverHandle(state, port, server);
+}
+
+/** What a running server plays and what it counted. */
+interface ScriptState {
+  readonly script: ServerReply[];
+  readonly requests: ReceivedRequest[];
+  fallbackReply: ServerReply | undefined;
+  disconnects: number;
+  connections: number;
+  /** The options the server started with. */
+  readonly options: ChatCompletionsServerOptions;
+}
+
+/** Reads a request to its end, records it, and sends the next reply of the script. */
+function answer(state: ScriptState, request: IncomingMessage, response: ServerResponse): void {
+  const parts: Buffer[] = [];
+  request.on('data', (part: Buffer) => parts.push(part));
+  request.on('end', () => {
+    const received = receive(request, Buffer.concat(parts).toString('utf8'));
+    if (state.options.recordRequests !== false) state.requests.push(received);
+    let reply = state.script.shift() ?? state.fallbackReply;
+    while (typeof reply === 'function') reply = reply(received);
+    let finished = false;
+    response.on('finish', () => {
+      finished = true;
+    });
+    response.on('close', () => {
+      if (!finished) state.disconnects++;
+    });
+    void send(response, reply);
+  });
+}
+
+/** The public handle of a server listening on `port`. */
+function serverHandle(state: ScriptState, port: number, server: Server): ChatCompletionsServer {
   const handle: ChatCompletionsServer = {
     baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
+    requests: state.requests,
     reply: (...replies) => {
-      script.push(...replies);
+      state.script.push(...replies);
       return handle;
     },
     fallback: (reply) => {
-      fallbackReply = reply;
+      state.fallbackReply = reply;
       return handle;
     },
-    pending: () => script.length,
+    pending: () => state.script.length,
     reset: () => {
-      script.length = 0;
-      requests.length = 0;
+      state.script.length = 0;
+      state.requests.length = 0;
       return handle;
     },
-    connections: () => connections,
-    disconnects: () => disconnects,
+    connections: () => state.connections,
+    disconnects: () => state.disconnects,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -93,11 +93,18 @@ function propertyCountChecks(schema: SchemaObject, checks: Validator[]): void {
   });
 }
 
-/**
- * `properties`, `patternProperties`, `additionalProperties` and `propertyNames`: one pass over
- * the value's keys. Marks the keys they evaluated in `evaluated`.
- */
-function propertyChecks(schema: SchemaObject, checks: Validator[], context: ObjectContext): void {
+/** `properties`, `patternProperties`, `additionalProperties` and `propertyNames`, compiled. */
+interface PropertyRules {
+  readonly named: Map<string, Validator>;
+  readonly patterns: [LinearRegex, Validator][];
+  /** `additionalProperties` as written (`false`: no other key is allowed). */
+  readonly additional: Schema | undefined;
+  readonly additionalCheck: Validator | undefined;
+  readonly names: Validator | undefined;
+}
+
+/** Compiles the property keywords of `schema`; `undefined` when it has none. */
+function propertyRules(schema: SchemaObject, context: ObjectContext): PropertyRules | undefined {
   const properties = isSchemaObject(schema.properties) ? schema.properties : undefined;
   const named = new Map<string, Validator>();
   if (properties !== undefined) {
@@ -120,12 +127,24 @@ function propertyChecks(schema: SchemaObject, checks: Validator[], context: Obje
   const names = isSubschema(schema.propertyNames)
     ? context.validatorOf(schema.propertyNames)
     : undefined;
-  if (named.size === 0 && patterns.length === 0 && additional === undefined && !names) return;
+  if (named.size === 0 && patterns.length === 0 && additional === undefined && !names) {
+    return undefined;
+  }
+  return { named, patterns, additional, additionalCheck, names };
+}
+
+/**
+ * `properties`, `patternProperties`, `additionalProperties` and `propertyNames`: one pass over
+ * the value's keys. Marks the keys they evaluated in `evaluated`.
+ */
+function propertyChecks(schema: SchemaObject, checks: Validator[], context: ObjectContext): void {
+  const rules = propertyRules(schema, context);
+  if (rules === undefined) return;
   checks.push((value, state, evaluated) => {
     if (!isObject(value)) return true;
     let valid = true;
     for (const key of presentKeys(value)) {
-      const result = checkProperty(value, key, state, evaluated);
+      const result = checkProperty(rules, value, key, state, evaluated);
       if (!result) {
         valid = false;
         if (!goOn(state)) return false;
@@ -133,49 +152,51 @@ function propertyChecks(schema: SchemaObject, checks: Validator[], context: Obje
     }
     return valid;
   });
+}
 
-  function checkProperty(
-    value: Record<string, unknown>,
-    key: string,
-    state: State,
-    evaluated: Evaluated | undefined,
-  ): boolean {
-    let valid = true;
-    if (names !== undefined && !descend(names, key, key, state)) {
-      valid = fail(state, 'is not an allowed property name');
+/** Checks one key of `value` against the property rules; marks it evaluated when one applied. */
+function checkProperty(
+  rules: PropertyRules,
+  value: Record<string, unknown>,
+  key: string,
+  state: State,
+  evaluated: Evaluated | undefined,
+): boolean {
+  let valid = true;
+  if (rules.names !== undefined && !descend(rules.names, key, key, state)) {
+    valid = fail(state, 'is not an allowed property name');
+    if (!goOn(state)) return false;
+  }
+  const child = value[key];
+  let matched = false;
+  const byName = rules.named.get(key);
+  if (byName !== undefined) {
+    matched = true;
+    if (!descend(byName, child, key, state)) {
+      valid = false;
       if (!goOn(state)) return false;
     }
-    const child = value[key];
-    let matched = false;
-    const byName = named.get(key);
-    if (byName !== undefined) {
-      matched = true;
-      if (!descend(byName, child, key, state)) {
-        valid = false;
-        if (!goOn(state)) return false;
-      }
-    }
-    for (const [regex, validate] of patterns) {
-      const hit = regexTest(regex, key, state);
-      if (hit === undefined) return false;
-      if (!hit) continue;
-      matched = true;
-      if (!descend(validate, child, key, state)) {
-        valid = false;
-        if (!goOn(state)) return false;
-      }
-    }
-    if (!matched && additionalCheck !== undefined) {
-      matched = true;
-      if (additional === false) {
-        valid = fail(state, `must not have property '${key}'`);
-      } else if (!descend(additionalCheck, child, key, state)) {
-        valid = false;
-      }
-    }
-    if (matched && evaluated !== undefined) evaluated.properties.add(key);
-    return valid;
   }
+  for (const [regex, validate] of rules.patterns) {
+    const hit = regexTest(regex, key, state);
+    if (hit === undefined) return false;
+    if (!hit) continue;
+    matched = true;
+    if (!descend(validate, child, key, state)) {
+      valid = false;
+      if (!goOn(state)) return false;
+    }
+  }
+  if (!matched && rules.additionalCheck !== undefined) {
+    matched = true;
+    if (rules.additional === false) {
+      valid = fail(state, `must not have property '${key}'`);
+    } else if (!descend(rules.additionalCheck, child, key, state)) {
+      valid = false;
+    }
+  }
+  if (matched && evaluated !== undefined) evaluated.properties.add(key);
+  return valid;
 }
 
 /** The object keywords of one schema. */
