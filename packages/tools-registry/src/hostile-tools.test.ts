@@ -1,6 +1,7 @@
-import type { AnyTool, JsonSchema, ToolError } from '@agcore/tools-core';
+import type { AnyTool, JsonSchema } from '@agcore/tools-core';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { errorOf } from './test-support/fixtures.js';
 import type { ToolInvocation } from './tool-invocation.js';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -25,11 +26,6 @@ function tool(name: string, execute: (args: unknown) => unknown, parameters?: Js
     parameters: parameters ?? { type: 'object' },
     execute: execute as AnyTool['execute'],
   };
-}
-
-function errorOf(invocation: ToolInvocation): ToolError {
-  if (invocation.output.ok) throw new Error(`expected a failure, got ok`);
-  return invocation.output.error;
 }
 
 const throwingProxy = new Proxy(

@@ -1,47 +1,8 @@
-import { type AnyTool, defineTool, Permission, type ToolError } from '@agcore/tools-core';
+import { defineTool } from '@agcore/tools-core';
 import { describe, expect, it } from 'vitest';
+import { errorOf, waiter, weather } from './test-support/fixtures.js';
 import type { ToolInvocation } from './tool-invocation.js';
 import { ToolRegistry } from './tool-registry.js';
-
-const weather = defineTool({
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: {
-    type: 'object',
-    properties: { city: { type: 'string', minLength: 1 } },
-    required: ['city'],
-    additionalProperties: false,
-  },
-  requiredPermissions: [Permission.Network],
-  execute: async ({ city }) => ({ city, temperature: 22 }),
-});
-
-function waiter(name: string, ms: number, log?: string[]): AnyTool {
-  return defineTool({
-    name,
-    description: `waits ${ms} ms`,
-    parameters: { type: 'object' },
-    execute: (_args, context) =>
-      new Promise<string>((resolve, reject) => {
-        log?.push(`start:${name}`);
-        const timer = setTimeout(() => {
-          log?.push(`end:${name}`);
-          resolve(name);
-        }, ms);
-        context.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          log?.push(`aborted:${name}`);
-          reject(context.signal.reason);
-        });
-      }),
-  });
-}
-
-function errorOf(invocation: ToolInvocation): ToolError {
-  if (invocation.output.ok)
-    throw new Error(`expected a failure, got ${JSON.stringify(invocation.output.value)}`);
-  return invocation.output.error;
-}
 
 describe('ToolRegistry: invokeAll', () => {
   it('runs a parallel batch, results in call order, a failure not touching the others', async () => {

@@ -1,40 +1,7 @@
-import {
-  type AnyTool,
-  createToolContext,
-  defineTool,
-  type ToolContext,
-  ToolError,
-} from '@agcore/tools-core';
+import { createToolContext, defineTool, type ToolContext, ToolError } from '@agcore/tools-core';
 import { describe, expect, it } from 'vitest';
-import type { ToolInvocation } from './tool-invocation.js';
+import { errorOf, waiter } from './test-support/fixtures.js';
 import { ToolRegistry } from './tool-registry.js';
-
-function waiter(name: string, ms: number, log?: string[]): AnyTool {
-  return defineTool({
-    name,
-    description: `waits ${ms} ms`,
-    parameters: { type: 'object' },
-    execute: (_args, context) =>
-      new Promise<string>((resolve, reject) => {
-        log?.push(`start:${name}`);
-        const timer = setTimeout(() => {
-          log?.push(`end:${name}`);
-          resolve(name);
-        }, ms);
-        context.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          log?.push(`aborted:${name}`);
-          reject(context.signal.reason);
-        });
-      }),
-  });
-}
-
-function errorOf(invocation: ToolInvocation): ToolError {
-  if (invocation.output.ok)
-    throw new Error(`expected a failure, got ${JSON.stringify(invocation.output.value)}`);
-  return invocation.output.error;
-}
 
 describe('ToolRegistry: invoke: time limits, signals and context', () => {
   it('times out a slow tool and aborts its signal (registry default and per call)', async () => {

@@ -7,48 +7,8 @@ import {
 } from '@agcore/tools-core';
 import { PermissionChecker } from '@agcore/tools-permission';
 import { describe, expect, it } from 'vitest';
-import type { ToolInvocation } from './tool-invocation.js';
+import { errorOf, waiter, weather } from './test-support/fixtures.js';
 import { ToolRegistry } from './tool-registry.js';
-
-const weather = defineTool({
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  parameters: {
-    type: 'object',
-    properties: { city: { type: 'string', minLength: 1 } },
-    required: ['city'],
-    additionalProperties: false,
-  },
-  requiredPermissions: [Permission.Network],
-  execute: async ({ city }) => ({ city, temperature: 22 }),
-});
-
-function waiter(name: string, ms: number, log?: string[]): AnyTool {
-  return defineTool({
-    name,
-    description: `waits ${ms} ms`,
-    parameters: { type: 'object' },
-    execute: (_args, context) =>
-      new Promise<string>((resolve, reject) => {
-        log?.push(`start:${name}`);
-        const timer = setTimeout(() => {
-          log?.push(`end:${name}`);
-          resolve(name);
-        }, ms);
-        context.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          log?.push(`aborted:${name}`);
-          reject(context.signal.reason);
-        });
-      }),
-  });
-}
-
-function errorOf(invocation: ToolInvocation): ToolError {
-  if (invocation.output.ok)
-    throw new Error(`expected a failure, got ${JSON.stringify(invocation.output.value)}`);
-  return invocation.output.error;
-}
 
 describe('ToolRegistry: registration and lookup', () => {
   it('refuses a second tool of the same name and keeps the first', () => {
