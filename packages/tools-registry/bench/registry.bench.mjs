@@ -3,6 +3,7 @@
 import { createToolContext, defineTool, Permission } from '@agcore/tools-core';
 import { PermissionChecker } from '@agcore/tools-permission';
 import { ToolRegistry } from '@agcore/tools-registry';
+import { invokeAfterIo } from './after-io.mjs';
 import {
   chainedRefs,
   coldStart,
@@ -53,18 +54,32 @@ if (check.output.ok || check.output.error.code !== 'invalid_arguments') {
   throw new Error('benchmark set-up: validation is not running');
 }
 
+// The options LlmCycle passes on every tool call: its tool timeout, the run's signal, the ids.
+const loopSignal = new AbortController().signal;
+const loopOptions = {
+  timeoutMs: 60_000,
+  signal: loopSignal,
+  context: { sessionId: 'session-1', traceId: 'trace-1', toolCallId: 'call_1' },
+};
+
 const iterations = 200_000;
 await nsPerCall(20_000, () => trivial.execute(args, context));
 await nsPerCall(20_000, () => registry.invoke('add', args));
-// Interleave baseline and subject so drift hits both.
+await nsPerCall(20_000, () => registry.invoke('add', args, loopOptions));
+// Interleave baseline and subjects so drift hits all.
 const direct = [];
 const invoke = [];
+const loopInvoke = [];
 for (let i = 0; i < 3; i++) {
   direct.push(await nsPerCall(iterations, () => trivial.execute(args, context)));
   invoke.push(await nsPerCall(iterations, () => registry.invoke('add', args)));
+  loopInvoke.push(await nsPerCall(iterations, () => registry.invoke('add', args, loopOptions)));
 }
 const directNs = median(direct);
 const invokeNs = median(invoke);
+const loopInvokeNs = median(loopInvoke);
+
+const afterIo = await invokeAfterIo(4000);
 
 const waitMs = 20;
 const sleeper = (name) =>
@@ -110,6 +125,18 @@ const rows = [
     `${invokeNs.toFixed(0)} ns/call`,
     `+${((invokeNs - directNs) / 1000).toFixed(2)} µs, ${(invokeNs / directNs).toFixed(2)}x`,
     '<= +2 µs',
+  ],
+  [
+    "invoke() with the loop's options (timeoutMs, signal, ids)",
+    `${loopInvokeNs.toFixed(0)} ns/call`,
+    `+${((loopInvokeNs - directNs) / 1000).toFixed(2)} µs, ${(loopInvokeNs / directNs).toFixed(2)}x`,
+    '',
+  ],
+  [
+    'the same, first call after an HTTP round trip',
+    `${afterIo.firstUs.toFixed(1)} µs/call`,
+    `execute() there ${afterIo.directUs.toFixed(1)} µs; 2nd invoke ${afterIo.secondUs.toFixed(1)} µs`,
+    '',
   ],
   ['one tool waiting 20 ms (baseline)', `${singleMs.toFixed(1)} ms`, '', ''],
   [
