@@ -42,14 +42,15 @@ it('packs every package, installs the tarballs with npm elsewhere, and a README 
     path.join(project, 'package.json'),
     '{ "name": "my-agent", "private": true, "type": "module" }\n',
   );
+  // --prefer-offline: what npm's cache holds is not fetched again (CI runs this on three Node
+  // versions, and a registry that answers slowly must not make it take hours); a time limit so
+  // that a stuck install fails this test instead of hanging the run.
   const npm = spawnSync(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel', 'error', ...install],
-    {
-      cwd: project,
-      encoding: 'utf8',
-    },
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error', ...install],
+    { cwd: project, encoding: 'utf8', timeout: 180_000 },
   );
+  expect(npm.error).toBeUndefined();
   expect(npm.stderr).toBe('');
   expect(npm.status).toBe(0);
 
@@ -59,6 +60,7 @@ it('packs every package, installs the tarballs with npm elsewhere, and a README 
   const run = spawnSync(tsx, ['example.mts'], {
     cwd: project,
     encoding: 'utf8',
+    timeout: 60_000,
     env: { ...process.env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', AGCORE_MODEL: '' },
   });
   expect(run.stderr).toBe('');
