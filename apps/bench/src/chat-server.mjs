@@ -5,7 +5,7 @@
 // so that a framework that skips work gets a 400 instead of a flattering figure. The HTTP side
 // is the one test server of @agcore/llm-cycle/testing; it runs in the bench's main process
 // (main.mjs), every client in a worker process of its own.
-import { startChatCompletionsServer } from '@agcore/llm-cycle/testing';
+import { startChatCompletionsServer, wireUsage } from '@agcore/llm-cycle/testing';
 import {
   answerDeltas,
   LONG_DELTAS,
@@ -46,19 +46,7 @@ function scriptStep(model, turn) {
 }
 
 function usageOf(messageCount, completionTokens) {
-  const promptTokens = 20 + messageCount * 12;
-  return {
-    prompt_tokens: promptTokens,
-    completion_tokens: completionTokens,
-    total_tokens: promptTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: {
-      reasoning_tokens: 0,
-      audio_tokens: 0,
-      accepted_prediction_tokens: 0,
-      rejected_prediction_tokens: 0,
-    },
-  };
+  return wireUsage(20 + messageCount * 12, completionTokens);
 }
 
 function completionBody(model, turn, step, messageCount) {
