@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { redactError, settleWithin } from '@agcore/tools-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -179,7 +178,6 @@ export class McpConnection implements LinkState {
 
   /** The tail of the server's stderr. Never throws. */
   stderrTail(): string {
-    this.takeBufferedStderr();
     return this.stderr.tail();
   }
 
@@ -189,26 +187,8 @@ export class McpConnection implements LinkState {
       exit: this.stdio?.exit,
       fatal: this.fatal,
       unreachable: this.unreachable,
-      stderr: this.stderrTail(),
+      stderr: this.stderr.tail(),
     });
-  }
-
-  /**
-   * SDK internals (checked against 1.32.2): with `stderr: 'pipe'` the transport pipes the
-   * child's stderr into a PassThrough of its own, whose 'data' may come a tick after the child's
-   * 'close' (which ends the connection): the server's last lines — why it died — would miss the
-   * loss's message. Reading that buffer now hands them to the 'data' listener first.
-   */
-  private takeBufferedStderr(): void {
-    const stream = this.stdio?.stderr;
-    if (!(stream instanceof Readable)) return;
-    try {
-      for (let chunks = 0; chunks < 64 && stream.readableLength > 0; chunks++) {
-        if (stream.read() === null) break;
-      }
-    } catch {
-      // A broken stderr only loses diagnostics.
-    }
   }
 
   /** Maps a failed request of this connection to an `McpToolError`. Never throws. */

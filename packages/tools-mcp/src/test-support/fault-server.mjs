@@ -35,7 +35,8 @@ if (mode === 'startup-exit') {
   process.exit(7);
 }
 if (mode === 'chatty') {
-  // Pipes are synchronous on Linux: a client that does not drain stderr blocks us here.
+  // A client that does not drain stderr blocks us here (pipe writes are synchronous on Linux
+  // until the pipe is full; then Node may queue them, and the next writes wait behind).
   const line = `${'chatter '.repeat(127)}\n`;
   for (let index = 0; index < 1024; index++) process.stderr.write(line);
 }
@@ -159,8 +160,11 @@ if (mode === 'no-initialize') {
     if (name === 'echo')
       return { content: [{ type: 'text', text: String(request.params.arguments?.message ?? '') }] };
     if (name === 'crash') {
-      process.stderr.write('panic: simulated crash in the middle of a call\n');
-      setTimeout(() => process.exit(3), 20);
+      // Exit once the line is in the pipe: a write to a full pipe may be queued (seen on Node 22
+      // with a slow reader), and process.exit() drops what is queued.
+      process.stderr.write('panic: simulated crash in the middle of a call\n', () =>
+        setTimeout(() => process.exit(3), 20),
+      );
       return new Promise(() => {});
     }
     if (name === 'flood') {
