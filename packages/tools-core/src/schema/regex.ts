@@ -291,59 +291,75 @@ class LazyDfa {
 /** A VM step costs about four times a DFA step or a subschema application: budget it so. */
 const vmStepCost = 4;
 
-/** What the threads of one Pike VM run share. */
-interface VmRun {
-  readonly op: number[];
-  readonly x: number[];
-  readonly y: number[];
-  readonly input: string;
-  readonly budget: { steps: number };
-  /** The generation each instruction was last added in (no thread is added twice). */
-  readonly marks: Int32Array;
-  readonly stack: number[];
-  generation: number;
-  /** The code point before the position being added at (-1 before the input). */
-  previous: number;
-}
-
 /** Pike VM: one pass over the input, every thread advanced in lock step. */
 function run(program: Program, input: string, budget: { steps: number }): boolean {
   const { op, x, y, predicates } = program;
-  const vm: VmRun = {
-    op,
-    x,
-    y,
-    input,
-    budget,
-    marks: new Int32Array(op.length).fill(-1),
-    stack: [],
-    generation: 0,
-    previous: -1,
-  };
+  const marks = new Int32Array(op.length).fill(-1);
   // A pattern that starts with ^ cannot match once no thread is left.
   const anchored = op[0] === ASSERT && x[0] === 0;
   let current: number[] = [];
   let next: number[] = [];
+  const stack: number[] = [];
+  let generation = 0;
+  let previous = -1;
   let position = 0;
+
+  // Follows jumps, splits and assertions from `start`; keeps CHAR and MATCH instructions.
+  const add = (list: number[], start: number, at: number, nextPoint: number): boolean => {
+    stack.push(start);
+    while (stack.length > 0) {
+      const pc = stack.pop() as number;
+      if (marks[pc] === generation) continue;
+      marks[pc] = generation;
+      budget.steps -= vmStepCost;
+      switch (op[pc]) {
+        case JMP:
+          stack.push(x[pc] as number);
+          break;
+        case SPLIT:
+          stack.push(y[pc] as number, x[pc] as number);
+          break;
+        case ASSERT: {
+          const which = x[pc] as number;
+          const holds =
+            which === 0
+              ? at === 0
+              : which === 1
+                ? at === input.length
+                : ((previous >= 0 && isWordCharacter(previous)) !==
+                    (nextPoint >= 0 && isWordCharacter(nextPoint))) ===
+                  (which === 2);
+          if (holds) stack.push(pc + 1);
+          break;
+        }
+        case MATCH:
+          return true;
+        default:
+          list.push(pc);
+      }
+    }
+    return false;
+  };
+
   let codePoint = input.length > 0 ? (input.codePointAt(0) as number) : -1;
-  if (addThreads(vm, current, 0, 0, codePoint)) return true;
+  if (add(current, 0, 0, codePoint)) return true;
   while (position < input.length) {
     if (budget.steps < 0) return false;
     const width = codePoint > 0xffff ? 2 : 1;
     const after = position + width;
     const following = after < input.length ? (input.codePointAt(after) as number) : -1;
-    vm.generation++;
+    generation++;
     next.length = 0;
     for (let index = 0; index < current.length; index++) {
       const pc = current[index] as number;
       budget.steps -= vmStepCost;
       if ((predicates[x[pc] as number] as Predicate)(codePoint)) {
-        vm.previous = codePoint;
-        if (addThreads(vm, next, pc + 1, after, following)) return true;
+        previous = codePoint;
+        if (add(next, pc + 1, after, following)) return true;
       }
     }
-    vm.previous = codePoint;
-    if (addThreads(vm, next, 0, after, following)) return true;
+    previous = codePoint;
+    if (add(next, 0, after, following)) return true;
     const swap = current;
     current = next;
     next = swap;
@@ -352,44 +368,4 @@ function run(program: Program, input: string, budget: { steps: number }): boolea
     if (anchored && current.length === 0) return false;
   }
   return false;
-}
-
-/** Follows jumps, splits and assertions from `start`; keeps CHAR in `list`; true on MATCH. */
-function addThreads(vm: VmRun, list: number[], start: number, at: number, next: number): boolean {
-  const { op, x, y, marks, stack, budget, generation } = vm;
-  stack.push(start);
-  while (stack.length > 0) {
-    const pc = stack.pop() as number;
-    if (marks[pc] === generation) continue;
-    marks[pc] = generation;
-    budget.steps -= vmStepCost;
-    switch (op[pc]) {
-      case JMP:
-        stack.push(x[pc] as number);
-        break;
-      case SPLIT:
-        stack.push(y[pc] as number, x[pc] as number);
-        break;
-      case ASSERT:
-        if (assertionHolds(x[pc] as number, vm, at, next)) stack.push(pc + 1);
-        break;
-      case MATCH:
-        return true;
-      default:
-        list.push(pc);
-    }
-  }
-  return false;
-}
-
-/** Whether assertion `which` (0 `^`, 1 `$`, 2 `\b`, 3 `\B`) holds at input offset `at`. */
-function assertionHolds(which: number, vm: VmRun, at: number, nextPoint: number): boolean {
-  const { previous } = vm;
-  return which === 0
-    ? at === 0
-    : which === 1
-      ? at === vm.input.length
-      : ((previous >= 0 && isWordCharacter(previous)) !==
-          (nextPoint >= 0 && isWordCharacter(nextPoint))) ===
-        (which === 2);
 }
