@@ -4,9 +4,10 @@
  * `context.input`. Scripted provider and wire-format server, streamed and not.
  */
 import { awaitInput, defineTool, ToolError } from '@agcore/tools-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LlmCycle } from './llm-cycle.js';
 import { LlmError } from './llm-error.js';
+import { useChatServer } from './test-support/chat-server.js';
 import {
   expectWhole,
   kitRegistry,
@@ -18,15 +19,8 @@ import {
   type Witness,
   wireModel,
 } from './test-support/pause-kit.js';
-import { type ChatCompletionsServer, startChatCompletionsServer } from './testing/index.js';
 
-let server: ChatCompletionsServer;
-beforeAll(async () => {
-  server = await startChatCompletionsServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const fixture = useChatServer();
 
 const transferTurn: Step[] = [
   { calls: [{ name: 'transfer', args: { amount: 9000 }, id: 'call_transfer' }] },
@@ -37,7 +31,7 @@ const prompt = 'A suspicious transfer of 9000 €: freeze the account?';
 
 for (const [modelName, makeModel] of Object.entries({
   scripted: (steps: readonly Step[]) => scriptedModel(steps),
-  'wire server': (steps: readonly Step[]) => wireModel(server, steps),
+  'wire server': (steps: readonly Step[]) => wireModel(fixture.server, steps),
 })) {
   for (const streaming of [false, true]) {
     describe(`ask-back (${modelName}, ${streaming ? 'streamed' : 'not streamed'})`, () => {

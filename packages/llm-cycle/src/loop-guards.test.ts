@@ -2,10 +2,11 @@
  * Issue 12, section 4: loop detection and stop conditions, streamed and not, on the scripted
  * provider and the wire-format server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LlmCycle, type LlmCycleOptions } from './llm-cycle.js';
 import { LlmError } from './llm-error.js';
 import { stopAfterTokens, stopAfterToolCalls, stopOnTool } from './stop-conditions.js';
+import { useChatServer } from './test-support/chat-server.js';
 import {
   expectWhole,
   kitRegistry,
@@ -17,15 +18,8 @@ import {
   type Witness,
   wireModel,
 } from './test-support/pause-kit.js';
-import { type ChatCompletionsServer, startChatCompletionsServer } from './testing/index.js';
 
-let server: ChatCompletionsServer;
-beforeAll(async () => {
-  server = await startChatCompletionsServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const fixture = useChatServer();
 
 /** Turn `n` calls get_weather(Paris), its arguments written another way each time. */
 const spellings = [
@@ -44,7 +38,7 @@ const repeating = (count: number): Step[] =>
 
 for (const [modelName, makeModel] of Object.entries({
   scripted: (steps: readonly Step[]) => scriptedModel(steps),
-  'wire server': (steps: readonly Step[]) => wireModel(server, steps),
+  'wire server': (steps: readonly Step[]) => wireModel(fixture.server, steps),
 })) {
   for (const streaming of [false, true]) {
     const mode = `${modelName}, ${streaming ? 'streamed' : 'not streamed'}`;

@@ -4,14 +4,14 @@
  */
 import { defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatProvider } from './chat-provider.js';
 import { LlmCycle } from './llm-cycle.js';
 import { LlmError } from './llm-error.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+import { useChatServer } from './test-support/chat-server.js';
 import { collectChunks, rejection } from './test-support/results.js';
 import {
-  type ChatCompletionsServer,
   completionChunk,
   sseEvent,
   startChatCompletionsServer,
@@ -19,27 +19,21 @@ import {
   textStream,
 } from './testing/index.js';
 
-let server: ChatCompletionsServer;
-
-beforeAll(async () => {
-  server = await startChatCompletionsServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fixture = useChatServer({ resetBeforeEach: true });
 
 const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hi' }] };
 
 function provider(options: Record<string, unknown> = {}): ChatProvider {
-  return createOpenAICompatibleProvider({ baseURL: server.baseURL, apiKey: 'sk-x', ...options });
+  return createOpenAICompatibleProvider({
+    baseURL: fixture.server.baseURL,
+    apiKey: 'sk-x',
+    ...options,
+  });
 }
 
 describe('idleTimeoutMs: time without a byte', () => {
   it('a server that accepts the connection and never answers fails in idleTimeoutMs (streamed)', async () => {
-    server.reply({ kind: 'hang' });
+    fixture.server.reply({ kind: 'hang' });
     const error = await rejection(
       collectChunks(provider({ idleTimeoutMs: 150 }).chatStream(request)),
     );
@@ -78,17 +72,17 @@ describe('idleTimeoutMs: time without a byte', () => {
 
   it('non-streamed: a whole answer that takes longer than idleTimeoutMs to come needs a larger one', async () => {
     // Such a server sends nothing until the whole answer is ready: the README says so.
-    server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
+    fixture.server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
     const error = await rejection(provider({ idleTimeoutMs: 100 }).chat(request));
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('idleTimeoutMs (100 ms)');
-    server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
+    fixture.server.reply({ kind: 'json', body: textCompletion('Thought long.'), delayMs: 400 });
     const response = await provider({ idleTimeoutMs: 100 }).chat(request, { idleTimeoutMs: 5_000 });
     expect(response.message.content).toBe('Thought long.');
   });
 
   it('non-streamed: the total limit still applies when it is the shorter one', async () => {
-    server.reply({ kind: 'hang' });
+    fixture.server.reply({ kind: 'hang' });
     const error = await rejection(
       provider({ idleTimeoutMs: 60_000 }).chat(request, { timeoutMs: 200 }),
     );
@@ -98,7 +92,7 @@ describe('idleTimeoutMs: time without a byte', () => {
 
   it('non-streamed: a body that stalls after the headers fails with the idle limit', async () => {
     const body = JSON.stringify(textCompletion('Half'));
-    server.reply({
+    fixture.server.reply({
       kind: 'sse',
       headers: { 'content-type': 'application/json' },
       writes: [body.slice(0, 20)],
@@ -111,7 +105,7 @@ describe('idleTimeoutMs: time without a byte', () => {
 
   it('a stream that stops sending mid-answer fails with the idle limit, not "connection was cut"', async () => {
     const id = 'chatcmpl-stall';
-    server.reply({
+    fixture.server.reply({
       kind: 'sse',
       writes: [sseEvent(completionChunk(id, { content: 'Half an ans' }))],
       finish: 'hold',
@@ -128,7 +122,7 @@ describe('idleTimeoutMs: time without a byte', () => {
     // 28 writes 100 ms apart outlast the idle limit almost three times; none is late by itself,
     // even on a loaded machine (a pause may stretch to 10x before the limit is met).
     const writes = textStream(Array.from({ length: 24 }, (_, index) => `w${index} `));
-    server.reply({ kind: 'sse', writes, pause: 100 });
+    fixture.server.reply({ kind: 'sse', writes, pause: 100 });
     const chunks = await collectChunks(provider({ idleTimeoutMs: 1_000 }).chatStream(request));
     const final = chunks.at(-1);
     expect(final?.type === 'response' && final.response.message.content).toBe(
@@ -137,7 +131,7 @@ describe('idleTimeoutMs: time without a byte', () => {
   });
 
   it('per request: ChatCallOptions.idleTimeoutMs overrides the provider default', async () => {
-    server.reply({ kind: 'hang' });
+    fixture.server.reply({ kind: 'hang' });
     const error = await rejection(
       collectChunks(provider().chatStream(request, { idleTimeoutMs: 120 })),
     );
@@ -147,7 +141,7 @@ describe('idleTimeoutMs: time without a byte', () => {
 
   it('per submit: SubmitOptions.idleTimeoutMs reaches the provider, and the history is untouched', async () => {
     const cycle = new LlmCycle({ provider: provider(), model: 'm', retry: { maxRetries: 0 } });
-    server.reply({ kind: 'hang' });
+    fixture.server.reply({ kind: 'hang' });
     const stream = cycle.submitStream('Hello?', { idleTimeoutMs: 120 });
     const error = await rejection(stream.next());
     expect(error.code).toBe('timeout');
@@ -165,7 +159,7 @@ describe('idleTimeoutMs: time without a byte', () => {
 describe('timeoutMs: a total limit', () => {
   it('cuts a healthy stream that runs longer than timeoutMs, naming timeoutMs', async () => {
     const writes = textStream(Array.from({ length: 50 }, (_, index) => `w${index} `));
-    server.reply({ kind: 'sse', writes, pause: 30 });
+    fixture.server.reply({ kind: 'sse', writes, pause: 30 });
     const error = await rejection(collectChunks(provider({ timeoutMs: 200 }).chatStream(request)));
     expect(error.code).toBe('timeout');
     expect(error.message).toContain('timeoutMs');
@@ -174,7 +168,7 @@ describe('timeoutMs: a total limit', () => {
   });
 
   it('applies to the non-streamed path as well, per request', async () => {
-    server.reply({ kind: 'hang' });
+    fixture.server.reply({ kind: 'hang' });
     const error = await rejection(
       provider({ idleTimeoutMs: 60_000 }).chat(request, { timeoutMs: 100 }),
     );
@@ -187,7 +181,7 @@ describe('maxResponseBytes', () => {
   const big = 'x'.repeat(3 * 1024 * 1024);
 
   it('refuses a non-streamed body over the limit with invalid_response naming it', async () => {
-    server.reply({ kind: 'json', body: textCompletion(big) });
+    fixture.server.reply({ kind: 'json', body: textCompletion(big) });
     const error = await rejection(provider({ maxResponseBytes: 1024 * 1024 }).chat(request));
     expect(error.code).toBe('invalid_response');
     expect(error.message).toContain('maxResponseBytes');
@@ -195,7 +189,7 @@ describe('maxResponseBytes', () => {
   });
 
   it('refuses a body without content-length that grows over the limit', async () => {
-    server.reply({
+    fixture.server.reply({
       kind: 'sse',
       headers: { 'content-type': 'application/json' },
       writes: [JSON.stringify(textCompletion(big))],
@@ -207,7 +201,7 @@ describe('maxResponseBytes', () => {
 
   it('refuses a stream that grows over the limit', async () => {
     const pieces = Array.from({ length: 400 }, () => 'y'.repeat(8 * 1024));
-    server.reply({ kind: 'sse', writes: textStream(pieces) });
+    fixture.server.reply({ kind: 'sse', writes: textStream(pieces) });
     const error = await rejection(
       collectChunks(provider({ maxResponseBytes: 1024 * 1024 }).chatStream(request)),
     );
@@ -221,7 +215,7 @@ describe('maxResponseBytes', () => {
     for (let start = 0; start < body.length; start += 1024 * 1024)
       writes.push(body.slice(start, start + 1024 * 1024));
     // Sent without content-length, so the limit must hold while reading.
-    server.reply({ kind: 'sse', headers: { 'content-type': 'application/json' }, writes });
+    fixture.server.reply({ kind: 'sse', headers: { 'content-type': 'application/json' }, writes });
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => {
@@ -253,7 +247,7 @@ describe('tool loops keep the limits per request', () => {
       model: 'm',
       retry: { maxRetries: 0 },
     });
-    server.reply(
+    fixture.server.reply(
       {
         kind: 'json',
         body: {

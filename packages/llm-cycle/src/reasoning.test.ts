@@ -5,35 +5,24 @@
  */
 import { defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LlmCycle } from './llm-cycle.js';
 import { LlmError } from './llm-error.js';
 import type { AssistantMessage } from './messages.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
 import type { StreamEvent } from './stream-events.js';
+import { useChatServer } from './test-support/chat-server.js';
 import {
-  type ChatCompletionsServer,
   completionChunk,
   type ReceivedRequest,
   ScriptedProvider,
   type ServerReply,
   sseDone,
   sseEvent,
-  startChatCompletionsServer,
   textResponse,
 } from './testing/index.js';
 
-let server: ChatCompletionsServer;
-
-beforeAll(async () => {
-  server = await startChatCompletionsServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fixture = useChatServer({ resetBeforeEach: true });
 
 const clock = defineTool({
   name: 'get_time',
@@ -102,9 +91,9 @@ function deepSeekLike(request: ReceivedRequest): ServerReply {
 
 describe('reasoning in the loop', () => {
   it('streams assistant_reasoning_delta, keeps reasoning on the response and the history', async () => {
-    server.fallback(deepSeekLike);
+    fixture.server.fallback(deepSeekLike);
     const cycle = new LlmCycle({
-      provider: createOpenAICompatibleProvider({ baseURL: server.baseURL, deepseek: true }),
+      provider: createOpenAICompatibleProvider({ baseURL: fixture.server.baseURL, deepseek: true }),
       model: 'deepseek-reasoner',
     });
     const events: StreamEvent[] = [];
@@ -122,14 +111,17 @@ describe('reasoning in the loop', () => {
     const [, toolTurn, , answer] = cycle.messages() as AssistantMessage[];
     expect(toolTurn?.reasoning_content).toBe('Need the clock.');
     expect(answer?.reasoning_content).toBe('Say it.');
-    server.fallback(undefined);
+    fixture.server.fallback(undefined);
   });
 
   it("follows DeepSeek's rule: reasoning goes back with tool-call turns, so the loop completes (both loops)", async () => {
-    server.fallback(deepSeekLike);
+    fixture.server.fallback(deepSeekLike);
     for (const streaming of [false, true]) {
       const cycle = new LlmCycle({
-        provider: createOpenAICompatibleProvider({ baseURL: server.baseURL, deepseek: true }),
+        provider: createOpenAICompatibleProvider({
+          baseURL: fixture.server.baseURL,
+          deepseek: true,
+        }),
         model: 'deepseek-reasoner',
       });
       const response = streaming
@@ -141,7 +133,7 @@ describe('reasoning in the loop', () => {
         : await cycle.submitWithTools('What time is it?', registry);
       expect(response.message.content).toBe('It is noon.');
       // A plain follow-up: the earlier answer's reasoning (no tool call) is not sent back.
-      server.fallback(() => ({
+      fixture.server.fallback(() => ({
         kind: 'json',
         body: {
           id: 'x',
@@ -150,24 +142,25 @@ describe('reasoning in the loop', () => {
           ],
         },
       }));
-      server.requests.length = 0;
+      fixture.server.requests.length = 0;
       await cycle.submit('Thanks');
       const sent =
-        (server.requests[0]?.body as { messages: AssistantMessage[] } | undefined)?.messages ?? [];
+        (fixture.server.requests[0]?.body as { messages: AssistantMessage[] } | undefined)
+          ?.messages ?? [];
       const assistants = sent.filter((message) => message.role === 'assistant');
       expect(assistants.map((message) => message.reasoning_content)).toEqual([
         'Need the clock.',
         undefined,
       ]);
-      server.fallback(deepSeekLike);
+      fixture.server.fallback(deepSeekLike);
     }
-    server.fallback(undefined);
+    fixture.server.fallback(undefined);
   });
 
   it('without the DeepSeek rule (other hosts), reasoning is not sent back; sendReasoning says otherwise', async () => {
-    server.fallback(deepSeekLike);
+    fixture.server.fallback(deepSeekLike);
     const plain = new LlmCycle({
-      provider: createOpenAICompatibleProvider({ baseURL: server.baseURL }),
+      provider: createOpenAICompatibleProvider({ baseURL: fixture.server.baseURL }),
       model: 'm',
       retry: { maxRetries: 0 },
     });
@@ -177,7 +170,7 @@ describe('reasoning in the loop', () => {
     expect(LlmError.isInstance(error) && error.statusCode).toBe(400);
     const always = new LlmCycle({
       provider: createOpenAICompatibleProvider({
-        baseURL: server.baseURL,
+        baseURL: fixture.server.baseURL,
         sendReasoning: 'always',
       }),
       model: 'm',
@@ -185,7 +178,7 @@ describe('reasoning in the loop', () => {
     expect((await always.submitWithTools('What time is it?', registry)).message.content).toBe(
       'It is noon.',
     );
-    server.fallback(undefined);
+    fixture.server.fallback(undefined);
   });
 });
 

@@ -5,14 +5,14 @@
  */
 import { createRedactor, defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LlmCycle } from './llm-cycle.js';
 import { LlmError } from './llm-error.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
 import type { StreamEvent } from './stream-events.js';
+import { useChatServer } from './test-support/chat-server.js';
 import { collectChunks } from './test-support/results.js';
 import {
-  type ChatCompletionsServer,
   completionChunk,
   type ReceivedRequest,
   type ServerReply,
@@ -43,21 +43,11 @@ function spellings(secret: string): string[] {
   ];
 }
 
-let server: ChatCompletionsServer;
-
-beforeAll(async () => {
-  server = await startChatCompletionsServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fixture = useChatServer({ resetBeforeEach: true });
 
 /** The base URL with credentials in its user info. */
 function baseURL(): string {
-  const url = new URL(server.baseURL);
+  const url = new URL(fixture.server.baseURL);
   url.username = user;
   url.password = password;
   return url.toString();
@@ -126,12 +116,12 @@ async function caught(run: () => Promise<unknown>): Promise<unknown> {
 
 describe('secrets never leave the provider', () => {
   it('sends the user info as Basic credentials, not in the URL', async () => {
-    server.reply({
+    fixture.server.reply({
       kind: 'json',
       body: { id: 'x', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' } }] },
     });
     await createOpenAICompatibleProvider({ baseURL: baseURL() }).chat(request);
-    const received = server.requests[0];
+    const received = fixture.server.requests[0];
     expect(received?.url).toBe('/v1/chat/completions');
     expect(received?.headers.authorization).toBe(
       `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
@@ -189,9 +179,9 @@ describe('secrets never leave the provider', () => {
   for (const [label, reply] of failures) {
     it(`${label}: message, responseBody and causes are clean (both paths)`, async () => {
       const provider = newProvider();
-      server.reply(reply());
+      fixture.server.reply(reply());
       const whole = await caught(() => provider.chat(request));
-      server.reply(reply());
+      fixture.server.reply(reply());
       const streamed = await caught(() => collectChunks(provider.chatStream(request)));
       for (const error of [whole, streamed]) {
         expect(LlmError.isInstance(error)).toBe(true);
@@ -255,7 +245,7 @@ describe('secrets never leave the provider', () => {
     }));
     for (const streaming of [false, true]) {
       const cycle = new LlmCycle({ provider: newProvider(), model: 'm' });
-      server.reply(first, second);
+      fixture.server.reply(first, second);
       const events: StreamEvent[] = [];
       let response: unknown;
       if (streaming) {

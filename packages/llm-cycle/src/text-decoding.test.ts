@@ -3,36 +3,25 @@
  * their own, the others through a streaming decoder; a byte-order mark is dropped at the very
  * start of a body only, as a streaming `TextDecoder` does.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatChunk, ChatResponse } from './chat-provider.js';
 import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+import { useChatServer } from './test-support/chat-server.js';
 import {
-  type ChatCompletionsServer,
   completionChunk,
   completionId,
   sseDone,
   sseEvent,
-  startChatCompletionsServer,
   textCompletion,
 } from './testing/index.js';
 
-let server: ChatCompletionsServer;
-
-beforeAll(async () => {
-  server = await startChatCompletionsServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fixture = useChatServer({ resetBeforeEach: true });
 
 const request = { model: 'm', messages: [{ role: 'user' as const, content: 'Hi' }] };
 const bom = Buffer.from([0xef, 0xbb, 0xbf]);
 
 async function streamedText(): Promise<string> {
-  const provider = createOpenAICompatibleProvider({ baseURL: server.baseURL });
+  const provider = createOpenAICompatibleProvider({ baseURL: fixture.server.baseURL });
   let response: ChatResponse | undefined;
   let deltas = '';
   for await (const chunk of provider.chatStream(request) as AsyncIterable<ChatChunk>) {
@@ -55,14 +44,14 @@ function answerBytes(text: string): Buffer {
 
 describe('decoding the reads of an answer', () => {
   it('drops a byte-order mark at the start of a stream', async () => {
-    server.reply({ kind: 'sse', writes: [Buffer.concat([bom, answerBytes('Hello')])] });
+    fixture.server.reply({ kind: 'sse', writes: [Buffer.concat([bom, answerBytes('Hello')])] });
     expect(await streamedText()).toBe('Hello');
   });
 
   it('keeps a byte-order mark that starts a later read (it is text, not a mark)', async () => {
     const bytes = answerBytes('a\uFEFFb');
     const at = bytes.indexOf(bom);
-    server.reply({
+    fixture.server.reply({
       kind: 'sse',
       writes: [bytes.subarray(0, at), bytes.subarray(at)],
       pause: 20,
@@ -74,7 +63,7 @@ describe('decoding the reads of an answer', () => {
     const bytes = answerBytes('ß 🌸 é, then plain text');
     const flower = bytes.indexOf(Buffer.from('🌸'));
     const end = bytes.indexOf(Buffer.from('then'));
-    server.reply({
+    fixture.server.reply({
       kind: 'sse',
       writes: [bytes.subarray(0, flower + 1), bytes.subarray(flower + 1, end), bytes.subarray(end)],
       pause: 20,
@@ -84,13 +73,13 @@ describe('decoding the reads of an answer', () => {
 
   it('reads a whole JSON answer that starts with a byte-order mark', async () => {
     const body = Buffer.concat([bom, Buffer.from(JSON.stringify(textCompletion('Fine.')))]);
-    server.reply({
+    fixture.server.reply({
       kind: 'text',
       status: 200,
       headers: { 'content-type': 'application/json' },
       body,
     });
-    const provider = createOpenAICompatibleProvider({ baseURL: server.baseURL });
+    const provider = createOpenAICompatibleProvider({ baseURL: fixture.server.baseURL });
     expect((await provider.chat(request)).message.content).toBe('Fine.');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A test file's own Chat Completions server on 127.0.0.1: started before its tests, closed after.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { type ChatCompletionsServer, startChatCompletionsServer } from '../testing/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read the JSON bodies the server received
@@ -15,8 +15,11 @@ export interface ChatServerFixture {
   readonly sent: (index: number) => Json;
 }
 
-/** Starts a server in `beforeAll` and closes it in `afterAll`; call at the top of a test file. */
-export function useChatServer(): ChatServerFixture {
+/**
+ * Starts a server in `beforeAll` and closes it in `afterAll`; call at the top of a test file.
+ * `resetBeforeEach`: each test starts with no script and no recorded requests.
+ */
+export function useChatServer(options: { resetBeforeEach?: boolean } = {}): ChatServerFixture {
   let current: ChatCompletionsServer | undefined;
   beforeAll(async () => {
     current = await startChatCompletionsServer();
@@ -24,6 +27,7 @@ export function useChatServer(): ChatServerFixture {
   afterAll(async () => {
     await current?.close();
   });
+  if (options.resetBeforeEach === true) beforeEach(() => current?.reset());
   const server = (): ChatCompletionsServer => {
     if (current === undefined) throw new Error('the server starts in beforeAll');
     return current;
