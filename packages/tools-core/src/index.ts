@@ -29,9 +29,16 @@ export {
   secretsOfUrl,
 } from './redact.js';
 export type { OptionalImport } from './telemetry.js';
-export { isTracerProviderRegistered, optionalImport } from './telemetry.js';
+export {
+  boundAttribute,
+  defaultMaxAttributeBytes,
+  isTracerProviderRegistered,
+  optionalImport,
+} from './telemetry.js';
 export { delay, settleWithin } from './timers.js';
 export type { ToolContext, ToolInputAnswer, ToolProgress } from './tool-context.js';
 export { createToolContext } from './tool-context.js';
 export type { ToolErrorCode, ToolErrorJson, ToolErrorOptions } from './tool-error.js';
 export { describeThrown, ToolError, toolErrorCodes } from './tool-error.js';
+export type { TruncatedText } from './truncate-utf8.js';
+export { truncateUtf8 } from './truncate-utf8.js';

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isTracerProviderRegistered, optionalImport } from './telemetry.js';
+import {
+  boundAttribute,
+  defaultMaxAttributeBytes,
+  isTracerProviderRegistered,
+  optionalImport,
+} from './telemetry.js';
 
 const key = Symbol.for('opentelemetry.js.api.1');
 const global = globalThis as { [key]?: unknown };
@@ -63,5 +68,25 @@ describe('optionalImport', () => {
       throw new Error('sync throw');
     });
     expect(await throwing.load()).toBeUndefined();
+  });
+});
+
+describe('boundAttribute', () => {
+  it('leaves a short value alone and cuts a long one to the limit, with the marker', () => {
+    expect(boundAttribute('short')).toBe('short');
+    const long = 'é'.repeat(50_000);
+    const bounded = boundAttribute(long);
+    expect(Buffer.byteLength(bounded)).toBeLessThanOrEqual(defaultMaxAttributeBytes);
+    expect(bounded).toMatch(/…\[truncated: \d+ of 100000 bytes cut\]$/);
+    expect(bounded).not.toContain('\uFFFD');
+  });
+
+  it('takes a smaller limit and falls back to the default on a nonsense one', () => {
+    expect(Buffer.byteLength(boundAttribute('x'.repeat(1000), 100))).toBeLessThanOrEqual(100);
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(Buffer.byteLength(boundAttribute('x'.repeat(100_000), bad))).toBeLessThanOrEqual(
+        defaultMaxAttributeBytes,
+      );
+    }
   });
 });

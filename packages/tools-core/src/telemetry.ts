@@ -6,6 +6,8 @@
  * `optionalImport`, only after `isTracerProviderRegistered()` said yes.
  */
 
+import { truncateUtf8 } from './truncate-utf8.js';
+
 /**
  * Where `@opentelemetry/api` 1.x keeps what the application registered (`trace`, `context`,
  * `propagation`, ...): one object on `globalThis`, shared by every copy of the API of that
@@ -75,4 +77,23 @@ export function optionalImport<T>(importer: () => Promise<T>): OptionalImport<T>
       return pending;
     },
   };
+}
+
+/**
+ * The default bound of one span attribute that agcore writes, in UTF-8 bytes (16 KiB): message
+ * contents, tool descriptions and tool arguments or results alike. Telemetry backends cap an
+ * attribute far lower than a model's context holds (and a tool description is text an MCP
+ * server chooses), so every string attribute goes through `boundAttribute`.
+ */
+export const defaultMaxAttributeBytes = 16 * 1024;
+
+/**
+ * `value` cut to at most `maxBytes` UTF-8 bytes, marker included, never inside a character,
+ * with the same marker as a cut tool result (`…[truncated: N of M bytes cut]`). A `maxBytes`
+ * that is not a positive finite number means the default. Never throws.
+ */
+export function boundAttribute(value: string, maxBytes: number = defaultMaxAttributeBytes): string {
+  const limit =
+    Number.isFinite(maxBytes) && maxBytes > 0 ? Math.floor(maxBytes) : defaultMaxAttributeBytes;
+  return truncateUtf8(value, limit).text;
 }
