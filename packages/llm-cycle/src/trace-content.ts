@@ -60,7 +60,9 @@ function boundedArray<T extends object>(
 ): string {
   // Strings longer than this are cut in the start: what precedes the cut is exact and fills the limit.
   const room = maxBytes + 2;
-  const cut: Cut = (text) => (text.length > room ? text.slice(0, room) : text);
+  // A value that is not a string (a history restored by hand) passes as is, as JSON takes it.
+  const cut: Cut = (text) =>
+    typeof text === 'string' && text.length > room ? text.slice(0, room) : text;
   let total = items.length === 0 ? 2 : items.length + 1;
   let start = '[';
   for (const [index, item] of items.entries()) {
@@ -164,7 +166,7 @@ function assistantOf(
  * every turn to cut them again is the cost the bound saves).
  */
 function argumentsOf(text: string, cut: Cut, maxBytes: number): JsonValue {
-  if (text.length > maxBytes) return cut(text);
+  if (typeof text !== 'string' || text.length > maxBytes) return cut(text);
   try {
     return JSON.parse(text) as JsonValue;
   } catch {

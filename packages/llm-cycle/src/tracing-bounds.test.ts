@@ -94,6 +94,21 @@ describe('LlmCycle spans: every attribute is bounded', () => {
     expect(inputMessages(history, 4096)).toBe(inputMessages(history, 4096));
   });
 
+  it('a history with values that are not strings (restored by hand) is recorded as JSON takes them', () => {
+    const odd = [
+      { role: 'tool', tool_call_id: 'call_1', content: null },
+      {
+        role: 'assistant',
+        content: 7,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: null } }],
+      },
+    ] as unknown as ChatMessage[];
+    expect(JSON.parse(inputMessages(odd, 1000))).toEqual([
+      { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_1', response: null }] },
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'c', name: 'f', arguments: null }] },
+    ]);
+  });
+
   it('bounds the answer, the system prompt, and what the server names itself, at maxAttributeBytes', async () => {
     tracing = startTestTracing();
     const huge = 'y'.repeat(300_000);
