@@ -10,6 +10,7 @@ import {
   CassetteMismatchError,
   firstDifference,
 } from './cassette.js';
+import { checkCassette, checkReplayOptions, nullBodyStatuses } from './cassette-check.js';
 
 /** How a replayed answer is cut into network reads. */
 export type ReplayReads =
@@ -21,8 +22,9 @@ export type ReplayReads =
 export interface ReplayOptions {
   /**
    * `whole` (default): each answer in one read; `recorded`: as the network delivered it when
-   * recorded; `{ minBytes, maxBytes, seed }`: reads of random sizes (UTF-8 characters and SSE
-   * lines cut anywhere), the same for the same seed.
+   * recorded; `{ minBytes, maxBytes, seed }`: reads of random sizes from `minBytes` to
+   * `maxBytes` (integers, `1 <= minBytes <= maxBytes`; UTF-8 characters and SSE lines cut
+   * anywhere), the same for the same integer `seed`.
    */
   readonly reads?: ReplayReads;
   /** Top-level body fields left out of the comparison (default `stream` and `stream_options`). */
@@ -55,12 +57,16 @@ export interface CassetteReplay {
  * and gets its recorded answer, cut into reads as `options.reads` says. The first divergence is
  * a `CassetteMismatchError` naming the request and what differed, and every later request gets
  * it too (a retry cannot hide it).
- * @throws {TypeError} when `cassette` is not a version 1 cassette
+ * @throws {TypeError} when `cassette` is not a version 1 cassette a replay can play (a
+ * `status` that is no HTTP status, a missing field, ...: the message names the exchange and
+ * the field), or an option is not one `ReplayOptions` allows (the message names it)
  */
-export function replayCassette(cassette: Cassette, options: ReplayOptions = {}): CassetteReplay {
-  if (cassette?.version !== 1 || !Array.isArray(cassette.exchanges)) {
-    throw new TypeError('replayCassette: not a cassette (version 1 with an exchanges array).');
-  }
+export function replayCassette(
+  cassette: Cassette,
+  replayOptions: ReplayOptions = {},
+): CassetteReplay {
+  checkCassette(cassette);
+  const options = checkReplayOptions(replayOptions);
   const ignored = new Set(options.ignoredFields ?? ['stream', 'stream_options']);
   const reads = options.reads ?? 'whole';
   const random = typeof reads === 'object' ? seeded(reads.seed) : undefined;
@@ -81,7 +87,8 @@ export function replayCassette(cassette: Cassette, options: ReplayOptions = {}):
       throw difference;
     }
     const recorded = (exchange as CassetteExchange).response;
-    return new Response(body(pieces(recorded, reads, random), signal), {
+    const noBody = nullBodyStatuses.has(recorded.status);
+    return new Response(noBody ? null : body(pieces(recorded, reads, random), signal), {
       status: recorded.status,
       headers: recorded.headers,
     });
