@@ -1,20 +1,9 @@
 import type { JsonValue } from '@agcore/tools-core';
-import type { ChatResponse, Usage } from './chat-provider.js';
+import type { ChatResponse } from './chat-provider.js';
 import type { ChatMessage } from './messages.js';
+import type { Usage } from './types.js';
 
-/**
- * A call the paused run waits on: a person's approval (`approval`), or the answer to the
- * question a tool asked with `awaitInput` (`input`, with its `prompt`).
- */
-export interface Interruption {
-  readonly kind: 'approval' | 'input';
-  readonly callId: string;
-  readonly toolName: string;
-  /** The call's arguments, parsed: what the person decides about. */
-  readonly input: JsonValue;
-  /** The tool's question, for kind `input`. */
-  readonly prompt?: string;
-}
+export type { Interruption } from './types.js';
 
 /**
  * A decision on one pending call for `resume`: run it (`'approve'`, kind `approval`), answer
