@@ -7,7 +7,7 @@ import {
 } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { LlmError } from './llm-error.js';
-import type { LoopGuard } from './loop-guard.js';
+import type { LoopGuard, LoopVerdict } from './loop-guard.js';
 import type { PreparedCall, ToolTurn } from './tool-step.js';
 
 /** A call the approval policy decides on. */
@@ -50,9 +50,10 @@ export interface TurnPlan {
 }
 
 /**
- * Decides the calls of a fresh turn, in call order: the loop guard first (a refused call is
- * answered `loop_detected`), then — only for calls that involve approval (a policy is set, or
- * the tool has `needsApproval`) — the registry's checks (a call that could not run is answered
+ * Decides the calls of a fresh turn, in call order: the loop guard first (identical calls of
+ * the turn count once, a fan-out is no loop; a refused call is answered `loop_detected`), then
+ * — only for calls that involve approval (a policy is set, or the tool has `needsApproval`) —
+ * the registry's checks (a call that could not run is answered
  * with the registry's error, no person is asked), the tool's `needsApproval`, then the policy.
  * Synchronous when no call involves approval (the common case costs no asynchronous step).
  * @throws {LlmError} `callback_failed` when the policy throws or returns something that is not
@@ -61,10 +62,13 @@ export interface TurnPlan {
 export function planTurn(turn: ToolTurn, context: PlanContext): TurnPlan | Promise<TurnPlan> {
   const plan: TurnPlan = { run: [], answers: new Map(), ask: [] };
   const later: number[] = [];
+  const verdicts = context.guard.admitTurn(
+    turn.calls.map((entry) => ({ toolName: entry.call.function.name, input: entry.input })),
+  );
   for (let position = 0; position < turn.calls.length; position++) {
     const entry = turn.calls[position] as PreparedCall;
     const name = entry.call.function.name;
-    const loop = context.guard.admit(name, entry.input);
+    const loop = verdicts[position] as LoopVerdict;
     if (loop !== 'run') {
       plan.answers.set(position, context.guard.refusal(name));
       if (loop === 'stop') plan.loopStop ??= name;

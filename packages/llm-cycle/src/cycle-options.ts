@@ -65,9 +65,11 @@ export interface LlmCycleOptions {
    */
   readonly stateSecret?: string | Uint8Array;
   /**
-   * The same tool called with the same canonical arguments more than `maxRepeats` times in one
-   * run is not run again (the model is told, `loop_detected`); if the model still insists, the
-   * submit ends with `LlmError` `loop_detected`. Default `{ maxRepeats: 3 }`; `false`: off.
+   * The same tool called with the same canonical arguments in more than `maxRepeats` turns of
+   * one run is not run again (the model is told, `loop_detected`); if the model still insists in
+   * the next turn, the submit ends with `LlmError` `loop_detected`. Identical calls in one
+   * response are a fan-out and count once, so no submit ends on its first response. Default
+   * `{ maxRepeats: 3 }`; `false`: off.
    */
   readonly loopDetection?: LoopDetectionOptions | false;
   /** Ends the tool loop gracefully after a tool turn when a condition holds (the response carries `stopReason`). */
