@@ -1,3 +1,4 @@
+import { describeThrown } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import type { ChatRequest, ChatResponse, Usage } from './chat-provider.js';
 import { compactHistory } from './compaction.js';
@@ -378,11 +379,9 @@ export class LlmCycle {
   #failure(error: unknown, submission: Submission): LlmError {
     if (submission.controller.signal.aborted) return cancelledError(submission, error);
     if (LlmError.isInstance(error)) return error;
-    return new LlmError(
-      'provider_error',
-      `The chat provider failed: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    return new LlmError('provider_error', `The chat provider failed: ${describeThrown(error)}`, {
+      cause: error,
+    });
   }
 
   /** Ends a submit: a call that committed nothing leaves the history as it was. */

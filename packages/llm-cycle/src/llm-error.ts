@@ -147,11 +147,12 @@ export class LlmError extends Error {
 
   /** Tells whether `value` is an `LlmError` from any copy of this package. Never throws. */
   static isInstance(value: unknown): value is LlmError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as { [brand]?: unknown })[brand] === true
-    );
+    if (typeof value !== 'object' || value === null) return false;
+    try {
+      return (value as { [brand]?: unknown })[brand] === true;
+    } catch {
+      return false; // A proxy whose `get` trap throws is no LlmError.
+    }
   }
 
   /** Makes `instanceof` hold across copies of the package; subclasses keep the usual rule. */
