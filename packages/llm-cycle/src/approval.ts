@@ -38,6 +38,8 @@ export interface PlanContext {
   readonly sessionId: string;
   readonly traceId: string;
   readonly signal: AbortSignal;
+  /** The time limit of a tool call (`toolTimeoutMs`); a `needsApproval` function gets as long. */
+  readonly timeoutMs: number;
 }
 
 /** What becomes of each call of a turn: run now, answered without running, or waiting. */
@@ -133,17 +135,23 @@ async function decide(
   return plan;
 }
 
-/** The tool's own `needsApproval` for a call, or the error that answers the call when it fails. */
+/**
+ * The tool's own `needsApproval` for a call, or the error that answers the call when it fails:
+ * it throws, returns what is not a boolean, or does not settle within the call's time limit
+ * (`timeout`, as a tool that overran; its `context.signal` aborts then).
+ */
 async function ownVerdict(
   tool: AnyTool,
   entry: PreparedCall,
   context: PlanContext,
 ): Promise<boolean | ToolError> {
   const name = entry.call.function.name;
+  let clock: CheckClock | undefined;
   try {
     const needs: unknown = tool.needsApproval;
     if (typeof needs !== 'function') return needs === true;
-    const verdict: unknown = await untilAborted(
+    clock = new CheckClock(name, context);
+    const verdict: unknown = await clock.bound(
       (needs as (args: unknown, context: unknown) => unknown).call(
         tool,
         entry.input,
@@ -151,10 +159,10 @@ async function ownVerdict(
           sessionId: context.sessionId,
           traceId: context.traceId,
           toolCallId: entry.call.id,
-          signal: context.signal,
+          signal: clock.signal,
+          ...(clock.deadline === undefined ? {} : { deadline: clock.deadline }),
         }),
       ),
-      context.signal,
     );
     if (typeof verdict === 'boolean') return verdict;
     return new ToolError(
@@ -170,6 +178,62 @@ async function ownVerdict(
       `Tool '${name}' could not tell whether this call needs approval (${describeThrown(error)}). The call was not run.`,
       { toolName: name, cause: error },
     );
+  } finally {
+    clock?.release();
+  }
+}
+
+/** Longest delay `setTimeout` keeps (a longer one fires at once): beyond it, no timer. */
+const maxTimerMs = 2_147_483_647;
+
+/**
+ * The clock of one `needsApproval` check: the call's time limit, and a signal that aborts when
+ * the submit's does or the time runs out (with the `timeout` ToolError that answers the call).
+ */
+class CheckClock {
+  readonly #controller = new AbortController();
+  readonly #parent: AbortSignal;
+  readonly #onAbort = (): void => this.#controller.abort(this.#parent.reason);
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly deadline: number | undefined;
+  readonly #expired: Promise<never> | undefined;
+
+  constructor(name: string, context: PlanContext) {
+    this.#parent = context.signal;
+    this.#parent.addEventListener('abort', this.#onAbort, { once: true });
+    const limit = context.timeoutMs;
+    if (!(limit <= maxTimerMs)) return;
+    this.deadline = Date.now() + limit;
+    let expire: (error: ToolError) => void = () => {};
+    this.#expired = new Promise<never>((_, reject) => {
+      expire = reject;
+    });
+    this.#timer = setTimeout(() => {
+      const error = new ToolError(
+        'timeout',
+        `Tool '${name}' did not say within ${limit} ms whether this call needs approval (its needsApproval did not settle), so the call was not run. Make needsApproval answer faster, or raise toolTimeoutMs.`,
+        { toolName: name },
+      );
+      this.#controller.abort(error);
+      expire(error);
+    }, limit);
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** `value`, or the submit's abort reason, or the `timeout` error: whichever comes first. */
+  bound<T>(value: T | PromiseLike<T>): Promise<T> {
+    const answer = untilAborted(value, this.#parent);
+    return this.#expired === undefined ? answer : Promise.race([answer, this.#expired]);
+  }
+
+  release(): void {
+    clearTimeout(this.#timer);
+    this.#parent.removeEventListener('abort', this.#onAbort);
+    // A late rejection of the race's loser must not be reported as unhandled.
+    this.#expired?.catch(() => {});
   }
 }
 

@@ -44,6 +44,7 @@ export class LoopRounds {
       sessionId: this.sessionId,
       traceId: submission.trace?.traceId ?? submission.traceId,
       signal: submission.controller.signal,
+      timeoutMs: this.options.toolTimeoutMs,
     };
     return planRound(response, context, this.options.maxToolResultBytes, (turn) =>
       this.#commit(turn),
