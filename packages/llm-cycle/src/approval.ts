@@ -6,6 +6,7 @@ import {
   ToolError,
 } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
+import { untilAborted } from './abortable.js';
 import { LlmError } from './llm-error.js';
 import type { LoopGuard, LoopVerdict } from './loop-guard.js';
 import type { PreparedCall, ToolTurn } from './tool-step.js';
@@ -36,6 +37,8 @@ export interface PlanContext {
   readonly policy: ApprovalPolicy | undefined;
   readonly guard: LoopGuard;
   readonly sessionId: string;
+  /** The run's id: the check gets `${runId}:${callId}` as `context.idempotencyKey`. */
+  readonly runId: string;
   readonly traceId: string;
   readonly signal: AbortSignal;
   /** The time limit of a tool call (`toolTimeoutMs`); a `needsApproval` function gets as long. */
@@ -159,6 +162,7 @@ async function ownVerdict(
           sessionId: context.sessionId,
           traceId: context.traceId,
           toolCallId: entry.call.id,
+          idempotencyKey: `${context.runId}:${entry.call.id}`,
           signal: clock.signal,
           ...(clock.deadline === undefined ? {} : { deadline: clock.deadline }),
         }),
@@ -290,28 +294,4 @@ export function denied(toolName: string, reason: string): ToolError {
       toolName,
     },
   );
-}
-
-/**
- * `promise`, or a rejection with the signal's reason as soon as `signal` aborts (a policy that
- * waits for a person must not hold a cancelled submit).
- */
-function untilAborted<T>(value: T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  // Adopts any thenable; a throwing `then` getter becomes a rejection.
-  const promise = Promise.resolve(value);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (result) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

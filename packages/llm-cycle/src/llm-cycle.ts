@@ -16,6 +16,7 @@ import type { ChatMessage, ContentPart } from './messages.js';
 import type { ModelCall } from './model-request.js';
 import { addUsage, RunCounters } from './run-counters.js';
 import type { Interruption, ResumeDecision, RunState } from './run-state.js';
+import { claimResume } from './run-store.js';
 import type { StreamEvent } from './stream-events.js';
 import {
   cancelledError,
@@ -74,6 +75,7 @@ export class LlmCycle {
       resolved.history,
       resolved.usage,
       resolved.pending,
+      resolved.run,
     );
     this.sessionId = resolved.sessionId;
   }
@@ -249,16 +251,18 @@ export class LlmCycle {
     if (loading !== undefined) await loading;
     const submission = this.#begin(start, registry, emit, options);
     let failure: LlmError | undefined;
-    const run = start.resumed?.run ?? new RunCounters(this.#options.maxRepeats);
-    const rounds = new LoopRounds(
-      this.#options,
-      this.sessionId,
-      this.#conversation,
-      submission,
-      run,
-    );
+    const conversation = this.#conversation;
+    const run =
+      start.resumed?.run ?? new RunCounters(this.#options.maxRepeats, conversation.startRun());
+    const rounds = new LoopRounds(this.#options, this.sessionId, conversation, submission, run);
     let round = start.resumed?.round;
     try {
+      if (round !== undefined) {
+        const { epoch } = conversation;
+        const signal = submission.controller.signal;
+        await claimResume(this.#options.runStore, run.runId, epoch, signal);
+        conversation.claimed(epoch);
+      }
       for (;;) {
         if (round === undefined) {
           if (this.#options.compaction !== undefined) await this.#compact(submission);

@@ -42,6 +42,7 @@ export class LoopRounds {
       policy: this.options.approval,
       guard: run.guard,
       sessionId: this.sessionId,
+      runId: run.runId,
       traceId: submission.trace?.traceId ?? submission.traceId,
       signal: submission.controller.signal,
       timeoutMs: this.options.toolTimeoutMs,
@@ -115,6 +116,7 @@ export class LoopRounds {
     return {
       registry,
       sessionId: this.sessionId,
+      runId: this.run.runId,
       traceId: submission.trace?.traceId ?? submission.traceId,
       runInTrace: submission.trace?.runInContext,
       toolTimeoutMs: options.toolTimeoutMs,

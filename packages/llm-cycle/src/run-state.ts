@@ -58,6 +58,17 @@ export interface RunState {
   readonly version: 1;
   /** The cycle's session id (what tools see in `context.sessionId`). */
   readonly sessionId: string;
+  /**
+   * The run's id: the paused run's, else the last run's (or, before any ran, the one the next
+   * submit uses). A run is a submit and its resumes; tools see `${runId}:${callId}` as
+   * `context.idempotencyKey`.
+   */
+  readonly runId: string;
+  /**
+   * The run's resume epoch: 0 until it is resumed, one more after each resume. A resume claims
+   * `(runId, epoch)` from the run store before it runs anything.
+   */
+  readonly epoch: number;
   /** The history, as `messages()` gives it (the system prompt first when there is one). */
   readonly messages: readonly ChatMessage[];
   /** The cycle's token use so far (`usage()`). */
