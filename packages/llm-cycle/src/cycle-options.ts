@@ -252,7 +252,9 @@ function restoredState(
 /** The run a cycle starts with: a state's paused run, the given id, or a new one. */
 function startingRun(given: unknown, state: RunState | undefined): RunOrigin {
   if (given !== undefined && (typeof given !== 'string' || given === '')) {
-    throw new TypeError(`LlmCycle: runId must be a non-empty string, got ${typeof given}.`);
+    throw new TypeError(
+      `LlmCycle: runId must be a non-empty string, got ${given === '' ? 'an empty string' : typeof given}.`,
+    );
   }
   if (state !== undefined && (state.pending !== null || given === undefined)) {
     if (given !== undefined && given !== state.runId) {
@@ -267,7 +269,13 @@ function startingRun(given: unknown, state: RunState | undefined): RunOrigin {
 
 function resolveRunStore(store: RunStore | undefined): RunStore {
   if (store === undefined) return processRunStore();
-  if (typeof store !== 'object' || store === null || typeof store.claim !== 'function') {
+  let claim: unknown;
+  try {
+    claim = typeof store === 'object' && store !== null ? store.claim : undefined;
+  } catch {
+    claim = undefined; // A throwing getter: no usable claim method.
+  }
+  if (typeof claim !== 'function') {
     throw new TypeError('LlmCycle: runStore must be an object with a claim(runId, epoch) method.');
   }
   return store;

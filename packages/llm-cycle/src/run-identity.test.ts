@@ -309,5 +309,18 @@ describe('run identity and the run store', () => {
       () => new LlmCycle({ provider, model: 'test', stateSecret, state, runId: 'another' }),
     ).toThrow(TypeError);
     expect(() => new LlmCycle({ provider, model: 'test', runId: '' })).toThrow(TypeError);
+    for (const runStore of [
+      {},
+      null,
+      {
+        get claim() {
+          throw Object.create(null);
+        },
+      },
+    ]) {
+      expect(() => new LlmCycle({ provider, model: 'test', runStore: runStore as never })).toThrow(
+        TypeError,
+      );
+    }
   });
 });
