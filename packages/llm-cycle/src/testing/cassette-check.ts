@@ -4,8 +4,7 @@
  * `TypeError` naming the field and its value, rather than failing later as a `network` or
  * `invalid_response` error of the provider (or, worse, replaying as something else).
  */
-import type { Cassette } from './cassette.js';
-import type { ReplayOptions, ReplayReads } from './cassette-replay.js';
+import type { Cassette, ReplayOptions, ReplayReads } from './cassette.js';
 
 /** Statuses whose response has no body (the Fetch standard's null body statuses). */
 export const nullBodyStatuses: ReadonlySet<number> = new Set([204, 205, 304]);
