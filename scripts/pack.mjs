@@ -32,11 +32,13 @@ const packages = readdirSync(path.join(root, 'packages'))
     }
   });
 
-run(
-  path.join(root, 'node_modules', '.bin', 'turbo'),
-  ['run', 'build', '--filter=./packages/*', '--output-logs=errors-only'],
-  root,
-);
+if (!values['skip-build']) {
+  run(
+    path.join(root, 'node_modules', '.bin', 'turbo'),
+    ['run', 'build', '--filter=./packages/*', '--output-logs=errors-only'],
+    root,
+  );
+}
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 // `pnpm pack` writes `workspace:` and `catalog:` ranges as the real versions, as publishing does.
