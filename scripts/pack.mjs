@@ -45,7 +45,10 @@ mkdirSync(out, { recursive: true });
 for (const dir of packages) run('pnpm', ['pack', '--pack-destination', out], dir);
 const packed = packages.map((dir) => {
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-  const file = path.join(out, `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`);
+  const file = path.join(
+    out,
+    `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`,
+  );
   if (!existsSync(file)) throw new Error(`pnpm pack wrote no ${file}`);
   return { name: manifest.name, file, dependencies: Object.keys(manifest.dependencies ?? {}) };
 });
@@ -75,7 +78,7 @@ function instructions(tarballs) {
     'then:',
     `  pnpm add ${files.join(' ')}`,
     '',
-    'yarn: first add this field to your project\'s package.json, for the same reason:',
+    "yarn: first add this field to your project's package.json, for the same reason:",
     '  "resolutions": {',
     ...resolutions,
     '  }',
