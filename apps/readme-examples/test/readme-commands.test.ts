@@ -4,7 +4,7 @@
  * function`), behind `pnpm changeset`, `pnpm version-packages` and `pnpm release`.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -57,4 +57,22 @@ it('every published package.json says where it comes from and is published with 
   // Provenance can only be made where the CI provides an OIDC identity: outside it, publishing
   // fails instead of uploading an unattested tarball.
   expect(scripts.release).toBe('turbo run build && NPM_CONFIG_PROVENANCE=true changeset publish');
+});
+
+it('each package README says how the ESM packages load and links its API reference', () => {
+  for (const name of [
+    'llm-cycle',
+    'tools-core',
+    'tools-mcp',
+    'tools-permission',
+    'tools-registry',
+  ]) {
+    const readme = readFileSync(path.join(root, 'packages', name, 'README.md'), 'utf8');
+    expect(readme).toContain('The packages are ESM only');
+    expect(readme).toMatch(/`require\(\)` loads\s+them on Node 20\.19\+ \(20\.x\) and 22\.12\+/);
+    expect(readme).toContain('with npm, pnpm or yarn');
+    const link = `../../docs/api/${name}/README.md`;
+    expect(readme).toContain(`(${link})`);
+    expect(existsSync(path.join(root, 'packages', name, link))).toBe(true);
+  }
 });
