@@ -20,7 +20,8 @@ describe('text width: columns on the screen, not UTF-16 units', () => {
     for (const text of ['🌤'.repeat(30), family.repeat(10), `a${'😀'.repeat(20)}`]) {
       for (let width = 2; width < 12; width++) {
         const result = ellipsize(text, width);
-        expect(result.isWellFormed()).toBe(true);
+        // A lone surrogate (half an emoji) does not survive a round trip through UTF-8.
+        expect(Buffer.from(result, 'utf8').toString('utf8')).toBe(result);
         expect(stringWidth(result)).toBeLessThanOrEqual(width);
         expect(result.replace('…', '').replaceAll(family, '')).not.toMatch(/[\u200d]/);
       }
