@@ -9,6 +9,7 @@ import { killNow } from './interrupt.js';
 import { describeModel, type ModelSettings } from './model-settings.js';
 import { ExitCode } from './playground-error.js';
 import { describePolicy } from './policy.js';
+import { retryNotices } from './retry-notice.js';
 import { createProvider, systemPrompt } from './run-flow.js';
 import { PacedProvider } from './scripted-model.js';
 import { PlaygroundSession } from './session.js';
@@ -43,7 +44,12 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     policy: options.policy,
     ...(options.mcpConfigPath === undefined ? {} : { mcpConfigPath: options.mcpConfigPath }),
   });
-  const makeCycle = () => newConversation(options, session);
+  // Retries are told where the turn prints (above its progress bars), else as a line.
+  const notify = (text: string): void => {
+    if (state.turnTimeline === undefined) state.console.say(text);
+    else state.turnTimeline.line(text);
+  };
+  const makeCycle = () => newConversation(options, session, notify);
   const state: ChatState = {
     terminal,
     model: options.model,
@@ -82,8 +88,15 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
   return state.terminated ? ExitCode.terminated : ExitCode.ok;
 }
 
-/** A new conversation on the chosen model (the scripted one paced on a terminal). */
-function newConversation(options: ChatCommandOptions, session: PlaygroundSession): LlmCycle {
+/**
+ * A new conversation on the chosen model (the scripted one paced on a terminal); each retry of
+ * a request is told to `notify` as it happens.
+ */
+function newConversation(
+  options: ChatCommandOptions,
+  session: PlaygroundSession,
+  notify: (text: string) => void,
+): LlmCycle {
   const provider =
     options.model.kind === 'scripted'
       ? new PacedProvider(new ScriptedChatProvider(session.sandbox.dir), {
@@ -95,6 +108,11 @@ function newConversation(options: ChatCommandOptions, session: PlaygroundSession
     provider,
     model: options.model.kind === 'remote' ? options.model.model : 'scripted',
     systemPrompt,
+    retry: retryNotices(
+      { line: notify },
+      options.terminal.colors,
+      options.model.kind === 'remote' ? options.model.idleTimeoutMs : undefined,
+    ),
   });
 }
 

@@ -41,6 +41,8 @@ export function resolveModelSettings(
   options: ModelOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): ModelSettings {
+  // Checked whichever model runs: a typo is refused even where the limit is not used.
+  const idleTimeoutMs = parseIdleTimeout(options.idleTimeout);
   if (options.scripted === true) return { kind: 'scripted' };
   for (const [flag, value] of [
     ['--model', options.model],
@@ -73,12 +75,6 @@ export function resolveModelSettings(
     throw new PlaygroundError(`The base URL '${root}' must start with http:// or https://.`);
   }
   const apiKey = options.apiKey ?? nonEmpty(env.OPENAI_API_KEY);
-  const idleTimeoutMs = options.idleTimeout === undefined ? undefined : Number(options.idleTimeout);
-  if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) {
-    throw new PlaygroundError(
-      `--idle-timeout ${options.idleTimeout}: give a positive number of milliseconds.`,
-    );
-  }
   return {
     kind: 'remote',
     baseURL: root.replace(/\/+$/, ''),
@@ -86,6 +82,19 @@ export function resolveModelSettings(
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
   };
+}
+
+/**
+ * `--idle-timeout` (or `AGCORE_IDLE_TIMEOUT_MS`) as milliseconds.
+ * @throws {PlaygroundError} when it is not a positive number
+ */
+function parseIdleTimeout(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const milliseconds = text.trim() === '' ? Number.NaN : Number(text);
+  if (!(milliseconds > 0) || !Number.isFinite(milliseconds)) {
+    throw new PlaygroundError(`--idle-timeout ${text}: give a positive number of milliseconds.`);
+  }
+  return milliseconds;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
