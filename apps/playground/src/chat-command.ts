@@ -13,7 +13,7 @@ import { retryNotices } from './retry-notice.js';
 import { createProvider, systemPrompt } from './run-flow.js';
 import { PacedProvider } from './scripted-model.js';
 import { PlaygroundSession } from './session.js';
-import type { Terminal } from './terminal.js';
+import { type Terminal, wrap } from './terminal.js';
 import { allBundledServers } from './tools-command.js';
 
 /** Options of `chat`. */
@@ -118,17 +118,22 @@ function newConversation(
 
 /** The banner: the model, the tools and servers, the policy, the commands. */
 function greet(state: ChatState): void {
-  const { session, model } = state;
+  const { session, model, terminal } = state;
   const { say } = state.console;
-  const c = state.terminal.colors;
-  say(`${c.bold('agcore playground chat')} ${c.dim(`· ${describeModel(model)}`)}`);
+  const c = terminal.colors;
+  // Each line wraps at the width (80 columns when piped), the rest of it indented.
+  const wrapped = (text: string): string => wrap(text, terminal.columns, '  ');
+  say(wrapped(`${c.bold('agcore playground chat')} ${c.dim(`· ${describeModel(model)}`)}`));
+  const servers = session.clients.map((client) => client.serverName).join(', ');
   say(
     c.dim(
-      `${session.registry.size} tools (${session.clients.map((client) => client.serverName).join(', ')} MCP servers running) · policy: ${describePolicy(session.checker.config)}`,
+      wrapped(
+        `${session.registry.size} tools (${servers} MCP servers running) · policy: ${describePolicy(session.checker.config)}`,
+      ),
     ),
   );
-  if (model.kind === 'scripted') say(c.dim(scriptedChatHelp));
-  say(c.dim(`${commandHelp} · Ctrl-C cancels a turn`));
+  if (model.kind === 'scripted') say(c.dim(wrapped(scriptedChatHelp)));
+  say(c.dim(wrapped(`${commandHelp} · Ctrl-C cancels a turn`)));
 }
 
 /** Ctrl-C: cancels the running turn; at the prompt, the second in a row ends the session. */

@@ -132,6 +132,14 @@ describe('messages a new user reads', () => {
   });
 });
 
+it('the greeting of a piped chat fits 80 columns', async () => {
+  const result = await runCli(['chat'], { input: '/exit\n' });
+  expect(result.code).toBe(0);
+  const greeting = result.stdout.slice(0, result.stdout.indexOf('you ›')).split('\n');
+  expect(greeting.join(' ')).toContain('tools (everything, filesystem MCP servers running)');
+  for (const line of greeting) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+});
+
 describe('--flow resume keeps the paused run out of the current folder', () => {
   it('writes it under the OS temp dir, says where, and resume goes on from there', async () => {
     const cwd = mkdtempSync(path.join(os.tmpdir(), 'agcore-cwd-'));
