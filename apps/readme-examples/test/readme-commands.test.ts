@@ -4,7 +4,7 @@
  * function`), behind `pnpm changeset`, `pnpm version-packages` and `pnpm release`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -76,3 +76,46 @@ it('each package README says how the ESM packages load and links its API referen
     expect(existsSync(path.join(root, 'packages', name, link))).toBe(true);
   }
 });
+
+/** The commands of the root README's quick start (its first `sh` block), one per line. */
+function quickStart(): string[] {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  return block
+    .split('\n')
+    .flatMap((line) => line.split('&&'))
+    .map((command) => command.trim())
+    .filter((command) => command !== '');
+}
+
+it("the quick start's install prints nothing but warnings before the playground's first line", () => {
+  const install = quickStart().find((command) => command.startsWith('pnpm install'));
+  expect(install).toBeDefined();
+  const [pnpm = 'pnpm', ...args] = (install ?? '').split(/\s+/);
+  // From the lockfile and the cache: the tree is installed already; what is left is the noise.
+  const result = spawnSync(pnpm, [...args, '--prefer-offline', '--frozen-lockfile'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, CI: '' },
+  });
+  expect(result.status).toBe(0);
+  expect(`${result.stdout}${result.stderr}`).toBe('');
+});
+
+it('pnpm test prints no "experimental feature" notice of vitest', () => {
+  const vitest = path.join(root, 'node_modules/.bin/vitest');
+  for (const group of ['packages', 'apps']) {
+    for (const name of readdirSync(path.join(root, group))) {
+      const cwd = path.join(root, group, name);
+      if (!readdirSync(cwd).some((file) => file.startsWith('vitest.config.'))) continue;
+      // A filter that matches no file: the config is read (where the notice comes from), no test runs.
+      const result = spawnSync(vitest, ['run', 'no-such-test-file-xyz', '--passWithNoTests'], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      expect(result.status, `${group}/${name}: ${result.stderr}`).toBe(0);
+      expect(`${result.stdout}${result.stderr}`, `${group}/${name}`).not.toContain('experimental');
+    }
+  }
+}, 120_000);
