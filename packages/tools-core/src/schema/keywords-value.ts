@@ -1,6 +1,6 @@
-import type { LinearRegex } from './regex.js';
-import { type SchemaData, type SchemaObject, SchemaProblem } from './snapshot.js';
-import { exhaust, fail, type State, type Validator } from './state.js';
+import type { Pattern } from './patterns.js';
+import { fixTheSchema, type SchemaData, type SchemaObject, SchemaProblem } from './snapshot.js';
+import { fail, type Validator } from './state.js';
 
 /**
  * The string formats the compiler checks (others are annotations, as the JSON Schema spec
@@ -178,6 +178,7 @@ function typeCheck(types: readonly unknown[]): Validator {
     if (typeof name !== 'string' || !typeNames.has(name)) {
       throw new SchemaProblem(
         `its type ${JSON.stringify(name)} is not a JSON Schema type (${[...typeNames].join(', ')})`,
+        fixTheSchema,
       );
     }
   }
@@ -246,20 +247,10 @@ function codePointLength(text: string): number {
   return length;
 }
 
-/** Runs a linear regex within the validation's budget. */
-export function regexTest(regex: LinearRegex, text: string, state: State): boolean | undefined {
-  const matched = regex(text, state);
-  if (state.steps < 0) {
-    exhaust(state);
-    return undefined;
-  }
-  return matched;
-}
-
 function stringChecks(
   schema: SchemaObject,
   checks: Validator[],
-  regex: (pattern: string) => LinearRegex,
+  compilePattern: (source: string) => Pattern,
 ): void {
   const { minLength, maxLength, pattern, format } = schema;
   if (typeof minLength === 'number' || typeof maxLength === 'number') {
@@ -275,14 +266,13 @@ function stringChecks(
     });
   }
   if (typeof pattern === 'string') {
-    const matcher = regex(pattern);
+    const matcher = compilePattern(pattern);
     const message = `must match pattern ${JSON.stringify(pattern)}`;
-    checks.push(
-      (value, state) =>
-        typeof value !== 'string' ||
-        regexTest(matcher, value, state) === true ||
-        fail(state, message),
-    );
+    checks.push((value, state) => {
+      if (typeof value !== 'string') return true;
+      const matched = matcher.test(value, state);
+      return matched === true || (matched === false && fail(state, message));
+    });
   }
   const formatCheck = typeof format === 'string' ? formats.get(format) : undefined;
   if (formatCheck !== undefined) {
@@ -297,12 +287,13 @@ function stringChecks(
 export function valueChecks(
   schema: SchemaObject,
   checks: Validator[],
-  regex: (pattern: string) => LinearRegex,
+  compilePattern: (source: string) => Pattern,
 ): void {
   const { type } = schema;
   if (typeof type === 'string') checks.push(typeCheck([type]));
   else if (Array.isArray(type)) checks.push(typeCheck(type));
-  else if (type !== undefined) throw new SchemaProblem('its type is neither a string nor an array');
+  else if (type !== undefined)
+    throw new SchemaProblem('its type is neither a string nor an array', fixTheSchema);
   if (Object.hasOwn(schema, 'const')) {
     const expected = schema.const as SchemaData;
     const message = `must be equal to ${shortJson(expected)}`;
@@ -323,5 +314,5 @@ export function valueChecks(
     );
   }
   numberChecks(schema, checks);
-  stringChecks(schema, checks, regex);
+  stringChecks(schema, checks, compilePattern);
 }

@@ -24,6 +24,9 @@ export type RegexNode =
 /** Thrown for a pattern this engine cannot run; the message says why. */
 export class UnsupportedPattern extends Error {}
 
+/** Thrown for a pattern that is not a regular expression at all (the platform's `RegExp` refuses it). */
+export class InvalidPattern extends UnsupportedPattern {}
+
 /** The largest count `{n,m}` may give, as in RE2. */
 export const maxRepeatCount = 1000;
 
