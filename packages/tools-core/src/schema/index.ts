@@ -6,6 +6,7 @@ import { PatternCache, type SchemaTrust } from './patterns.js';
 import { buildSchemaGraph, checkExpansion, type Schema } from './schema-graph.js';
 import { fixTheSchema, isSchemaObject, SchemaProblem, snapshotSchema } from './snapshot.js';
 import type { State, Validator } from './state.js';
+import { measureValue } from './value-size.js';
 
 export { type SchemaCompilerOptions, schemaLimits } from './limits.js';
 export type { SchemaTrust } from './patterns.js';
@@ -123,16 +124,17 @@ function checker(validate: Validator, limits: Limits): SchemaCheck {
   return (value) => {
     const state = spare ?? newState(limits);
     spare = undefined;
-    state.steps = limits.maxValidationSteps;
     state.exhausted = false;
     state.path.length = 0;
     state.errors = [];
     try {
-      const tooDeep = measureDepth(value, limits, state);
-      if (tooDeep !== undefined) return tooDeep;
+      const size = measureValue(value, limits);
+      if (typeof size === 'string') return size;
+      const budget = budgetFor(size, limits);
+      state.steps = budget;
       const valid = validate(value, state, undefined);
       if (state.exhausted) {
-        return `${valueName} is too large or too complex to validate within ${limits.maxValidationSteps} steps (the validation budget)`;
+        return `${valueName} is too large or too complex to validate within ${budget} steps (the validation budget: the larger of ${limits.maxValidationSteps} and ${limits.maxValidationStepsPerByte} steps per character of its JSON, about ${size})`;
       }
       if (valid) return undefined;
       const errors = state.errors ?? [];
@@ -147,6 +149,15 @@ function checker(validate: Validator, limits: Limits): SchemaCheck {
   };
 }
 
+/**
+ * The work one validation may do: `max(maxValidationSteps, maxValidationStepsPerByte × size)`,
+ * so that work linear in the value's size passes at any size and only work far above it
+ * (a schema that checks each character or item many times over) is cut.
+ */
+function budgetFor(size: number, limits: Limits): number {
+  return Math.max(limits.maxValidationSteps, limits.maxValidationStepsPerByte * size);
+}
+
 function whyUnreadable(error: unknown, valueName: string): string {
   try {
     if (error instanceof RangeError) return `${valueName} is nested too deeply to validate`;
@@ -154,36 +165,6 @@ function whyUnreadable(error: unknown, valueName: string): string {
     // A hostile thrown value: described below.
   }
   return oneLine(`${valueName} could not be read: ${describeThrown(error)}`);
-}
-
-/** Refuses values nested deeper than the limit, without recursion; costs budget steps. */
-function measureDepth(value: unknown, limits: Limits, state: State): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  let stack: object[] | undefined;
-  let depths: number[] | undefined;
-  let item: object = value;
-  let depth = 1;
-  for (;;) {
-    if (depth > limits.maxValueDepth) {
-      return `${state.valueName} is nested deeper than ${limits.maxValueDepth} levels (the depth limit), or refers back to itself`;
-    }
-    if (--state.steps < 0) {
-      return `${state.valueName} is too large to validate within ${limits.maxValidationSteps} steps (the validation budget)`;
-    }
-    const children = Array.isArray(item) ? item : Object.values(item);
-    for (let index = 0; index < children.length; index++) {
-      const child: unknown = children[index];
-      if (typeof child === 'object' && child !== null) {
-        stack ??= [];
-        depths ??= [];
-        stack.push(child);
-        depths.push(depth + 1);
-      }
-    }
-    if (stack === undefined || stack.length === 0) return undefined;
-    item = stack.pop() as object;
-    depth = depths?.pop() as number;
-  }
 }
 
 function oneLine(text: string): string {

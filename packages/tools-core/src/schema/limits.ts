@@ -16,8 +16,19 @@ export const schemaLimits = Object.freeze({
   maxExpansion: 10_000,
   /** Nesting of a validated value: deeper values are refused before validation. */
   maxValueDepth: 128,
-  /** Work of one validation (subschema applications plus regex steps); past it the value is refused. */
+  /**
+   * Size of a validated value, in characters of its JSON text (estimated: the lengths of its
+   * strings and keys, plus one per value); larger values are refused before validation.
+   */
+  maxValueSize: 16 * 1024 * 1024,
+  /**
+   * The base work budget of one validation (subschema applications plus pattern steps). The
+   * budget is `max(maxValidationSteps, maxValidationStepsPerByte × size)`: past it the value
+   * is refused.
+   */
   maxValidationSteps: 500_000,
+  /** The budget's share per character of the value's size (see `maxValidationSteps`). */
+  maxValidationStepsPerByte: 32,
   /**
    * The longest string (UTF-16 code units) that a pattern of a trusted schema which the
    * linear engine cannot run (lookaround, backreferences) is checked on with the platform's
@@ -45,8 +56,12 @@ export interface SchemaCompilerOptions {
   readonly maxExpansion?: number;
   /** Default `schemaLimits.maxValueDepth` (128). */
   readonly maxValueDepth?: number;
+  /** Default `schemaLimits.maxValueSize` (16 Mi characters). */
+  readonly maxValueSize?: number;
   /** Default `schemaLimits.maxValidationSteps` (500 000). */
   readonly maxValidationSteps?: number;
+  /** Default `schemaLimits.maxValidationStepsPerByte` (32). */
+  readonly maxValidationStepsPerByte?: number;
   /** Default `schemaLimits.maxNativePatternInputLength` (10 000). */
   readonly maxNativePatternInputLength?: number;
   /** Default `schemaLimits.maxErrors` (5). */
@@ -77,7 +92,9 @@ const settable: readonly SettableLimit[] = [
   'maxSchemaDepth',
   'maxExpansion',
   'maxValueDepth',
+  'maxValueSize',
   'maxValidationSteps',
+  'maxValidationStepsPerByte',
   'maxNativePatternInputLength',
   'maxErrors',
 ];
