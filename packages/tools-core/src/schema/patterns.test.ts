@@ -69,6 +69,23 @@ describe('patterns the linear engine cannot run: trusted schemas', () => {
     expect(small('123456789')).toMatch(/longer than 8 characters/);
   });
 
+  it('refuses in one linear pass what the pattern without its lookaround refuses', () => {
+    const check = createSchemaCompiler().compile(
+      { type: 'string', pattern: '^(?=a)(a+)+$' },
+      'catastrophic',
+    );
+    // Backtracking RegExp: ~2^5000 steps. The relaxed ^(a+)+$ refuses it on the linear engine.
+    expect(check(`${'a'.repeat(5000)}!`)).toMatch(/must match pattern/);
+    expect(check('a'.repeat(5000))).toBeUndefined();
+    const named = createSchemaCompiler().compile(
+      { type: 'string', pattern: '^(?<word>[a-z]+)-\\k<word>$' },
+      'named',
+    );
+    expect(named('ab-ab')).toBeUndefined();
+    expect(named('ab-cd')).toMatch(/must match pattern/);
+    expect(named('AB-AB')).toMatch(/must match pattern/);
+  });
+
   it('refuses a pattern RegExp rejects, naming it, without suggesting a limit', () => {
     const error = refusal(() => createSchemaCompiler().compile({ pattern: '(?<=a' }, 'broken'));
     expect(error.code).toBe('other');

@@ -47,10 +47,13 @@ function linearPattern(source: string, regex: LinearRegex): Pattern {
  * A pattern of a trusted schema that the linear engine cannot run: the platform's `RegExp`
  * (`u` flag), on inputs of at most `maxLength` UTF-16 code units, so that a catastrophic
  * pattern costs at most a bounded input's worth of backtracking. Longer inputs fail, naming
- * the bound.
+ * the bound. First, where it compiles, the relaxed pattern (lookaround removed, backreferences
+ * as any text) runs on the linear engine: a string it refuses cannot match, and never reaches
+ * `RegExp` (`^(?=a)(a+)+$` against `aaaa…!` is refused in one pass).
  */
 function nativePattern(source: string, maxLength: number): Pattern {
   const native = new RegExp(source, 'u');
+  const preCheck = relaxedRegex(source);
   const tooLong = `longer than ${maxLength} characters, the longest input a pattern with lookaround or backreferences (${JSON.stringify(source)}) is checked on (SchemaCompilerOptions.maxNativePatternInputLength)`;
   return {
     source,
@@ -60,12 +63,24 @@ function nativePattern(source: string, maxLength: number): Pattern {
         fail(state, key === true ? `has a property name ${tooLong}` : `is ${tooLong}`);
         return undefined;
       }
+      const possible = preCheck === undefined || preCheck(text, state);
       state.steps -= text.length;
-      if (state.steps >= 0) return native.test(text);
-      exhaust(state);
-      return undefined;
+      if (state.steps < 0) {
+        exhaust(state);
+        return undefined;
+      }
+      return possible && native.test(text);
     },
   };
+}
+
+function relaxedRegex(source: string): LinearRegex | undefined {
+  try {
+    return compileLinearRegex(source, true);
+  } catch {
+    // Beyond the linear engine even relaxed (a count above 1000...): RegExp alone.
+    return undefined;
+  }
 }
 
 function uncheckedPattern(source: string): Pattern {

@@ -154,16 +154,17 @@ function isWordCharacter(codePoint: number): boolean {
  *
  * @throws {InvalidPattern} (an `UnsupportedPattern`) for a pattern `RegExp` refuses;
  * {UnsupportedPattern} for backreferences, lookaround, a count above 1000 or a program above
- * `maxRegexProgramSize` instructions; the message says which.
+ * `maxRegexProgramSize` instructions; the message says which. `relaxed`: compile the looser
+ * pattern of `parseRegex(pattern, true)` (no lookaround, backreferences as any text).
  */
-export function compileLinearRegex(pattern: string): LinearRegex {
+export function compileLinearRegex(pattern: string, relaxed = false): LinearRegex {
   try {
     new RegExp(pattern, 'u');
   } catch (error) {
     throw new InvalidPattern(`it is not a valid regular expression (${(error as Error).message})`);
   }
   const program = new Emitter();
-  program.node(parseRegex(pattern));
+  program.node(parseRegex(pattern, relaxed));
   program.emit(MATCH);
   // \b and \B look at both neighbours of a position: those patterns run on the Pike VM alone.
   const wordAssertions = program.op.some(
