@@ -51,5 +51,6 @@ export type {
   McpInvalidToolWarning,
   McpToolChangedWarning,
   McpToolInfo,
+  McpUncheckedPatternWarning,
   McpWarning,
 } from './types.js';

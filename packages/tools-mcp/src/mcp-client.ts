@@ -75,6 +75,8 @@ export class McpClient {
       checkDuration('connectTimeoutMs', options.connectTimeoutMs);
     }
     this.settings = connectionSettings(serverName, transport, options, () => this.timeoutMs);
+    this.settings.schemas.onWarning = (toolName, message) =>
+      this.reporter.uncheckedPattern(toolName, message);
     this.reporter = new Reporter(serverName, options.onError, options.onWarning);
     this.listing = new ToolListing({
       serverName,

@@ -171,6 +171,7 @@ function makeTool(
     description:
       info.description ?? info.title ?? `MCP tool '${mcpName}' of server '${client.serverName}'.`,
     parameters,
+    schemaTrust: 'untrusted',
     requiredPermissions: Object.freeze(permissions),
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
     ...(needsApproval === undefined ? {} : { needsApproval }),

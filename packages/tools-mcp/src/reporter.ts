@@ -55,6 +55,16 @@ export class Reporter {
     });
   }
 
+  /** Reports a schema pattern left unchecked (the compiler gives each pattern once). */
+  uncheckedPattern(toolName: string, message: string): void {
+    this.warn(`unchecked_pattern\n${toolName}\n${message}`, {
+      kind: 'unchecked_pattern',
+      serverName: this.serverName,
+      toolName,
+      message: `MCP server '${this.serverName}': ${message}`,
+    });
+  }
+
   /** Hands `warning` to `onWarning` unless one with the same `key` went before. Never throws. */
   warn(key: string, warning: McpWarning): void {
     if (this.warned.has(key)) return;

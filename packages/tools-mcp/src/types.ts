@@ -105,8 +105,24 @@ export interface McpToolChangedWarning {
   readonly message: string;
 }
 
+/**
+ * A pattern in a tool's schema that the client cannot check in linear time (lookaround,
+ * backreferences). A server's schema is untrusted, so the tool is kept and values are not
+ * checked against that pattern; the schema's other keywords still are. Reported once per
+ * pattern per client.
+ */
+export interface McpUncheckedPatternWarning {
+  readonly kind: 'unchecked_pattern';
+  /** The server that lists the tool. */
+  readonly serverName: string;
+  /** The tool's MCP name. */
+  readonly toolName: string;
+  /** Which pattern and why, in one sentence naming the server and the tool. */
+  readonly message: string;
+}
+
 /** Something about a server's tools the application should know, which fails no request. */
-export type McpWarning = McpInvalidToolWarning | McpToolChangedWarning;
+export type McpWarning = McpInvalidToolWarning | McpToolChangedWarning | McpUncheckedPatternWarning;
 
 /** Options of `McpClient`. */
 export interface McpClientOptions {

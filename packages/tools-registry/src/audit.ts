@@ -1,4 +1,5 @@
 import type { RegisteredTool, RegistryView } from './options.js';
+import { emitProcessWarning } from './process-warning.js';
 import type { ToolInvocation } from './tool-invocation.js';
 
 /**
@@ -42,18 +43,10 @@ function hookFailed(registry: RegistryView, error: unknown, invocation: ToolInvo
   }
   if (registry.warnedAboutAudit) return;
   registry.warnedAboutAudit = true;
-  const warn = (
-    globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
-  ).process?.emitWarning;
-  if (typeof warn !== 'function') return;
-  try {
-    warn(
-      `ToolRegistry: the onInvocation hook failed for tool '${invocation.toolName}' (${reasonOf(error)}); the call's outcome is unchanged. Later failures of this registry's hook are not reported: pass onInvocationError to see each one.`,
-      { code: 'AGCORE_ON_INVOCATION_FAILED', type: 'AgcoreWarning' },
-    );
-  } catch {
-    // Nothing else can be done for a warning that cannot be emitted.
-  }
+  emitProcessWarning(
+    `ToolRegistry: the onInvocation hook failed for tool '${invocation.toolName}' (${reasonOf(error)}); the call's outcome is unchanged. Later failures of this registry's hook are not reported: pass onInvocationError to see each one.`,
+    'AGCORE_ON_INVOCATION_FAILED',
+  );
 }
 
 function reasonOf(error: unknown): string {

@@ -13,6 +13,7 @@ import type {
   ToolCallRequest,
   ToolRegistryOptions,
 } from './options.js';
+import { schemaWarningOnce } from './process-warning.js';
 import { prepareEntry } from './registration.js';
 import { resolveTimePolicy } from './time-policy.js';
 import type { ToolEntry, ToolMeta } from './tool-entry.js';
@@ -56,7 +57,10 @@ export class ToolRegistry {
     this.checker = options.permissionChecker;
     this.validateArguments = options.validateArguments ?? true;
     this.sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
-    this.compiler = createSchemaCompiler({ valueName: 'arguments' });
+    this.compiler = createSchemaCompiler({
+      valueName: 'arguments',
+      onWarning: schemaWarningOnce(),
+    });
     const registry = this;
     this.view = {
       entries: this.entries,

@@ -92,6 +92,18 @@ function hostileSchemas() {
         inputSchema: object({ s: { type: 'string', pattern: '^(a+)+$' } }),
         outputSchema: object({ s: { type: 'string', pattern: '^(a+)+$' } }),
       }),
+    // zod 4's z.hostname() pattern: lookahead, which no linear-time engine runs.
+    lookaround: () =>
+      JSON.stringify({
+        name: 'lookaround',
+        inputSchema: object({
+          host: {
+            type: 'string',
+            pattern:
+              '^(?=.{1,253}\\.?$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[-0-9a-zA-Z]{0,61}[0-9a-zA-Z])?)*\\.?$',
+          },
+        }),
+      }),
     // Each definition refers twice to the next: 2^40 paths if references are expanded.
     'ref-bomb': () => {
       const defs = {};
