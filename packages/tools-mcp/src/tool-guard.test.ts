@@ -1,0 +1,212 @@
+// Issue 18 §2: no MCP tool slips past a pin or an approval. A `BaseTool` made by tools() runs
+// only while its MCP tool is listed and not blocked; its approval and permissions follow the
+// definition the client knows now; pins are kept by the exposed name, so a rename is a change.
+import { join } from 'node:path';
+import { type BaseTool, createToolContext, type JsonObject, ToolError } from '@agcore/tools-core';
+import { PermissionChecker } from '@agcore/tools-permission';
+import { type ToolInvocation, ToolRegistry } from '@agcore/tools-registry';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpClient, type McpClientOptions, type McpToolChangedWarning } from './index.js';
+import { failure, hostileServer, logLines, tempDir } from './test-support/servers.js';
+
+interface Shape {
+  readonly destructive?: boolean;
+  readonly hidden?: boolean;
+  readonly renamed?: boolean;
+  readonly twin?: boolean;
+}
+
+let dir: { path: string; remove(): Promise<void> };
+let logFile: string;
+let clients: McpClient[] = [];
+
+beforeEach(async () => {
+  dir = await tempDir('guard');
+  logFile = join(dir.path, 'calls.log');
+});
+afterEach(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  clients = [];
+  await dir.remove();
+});
+
+/** A connected client of the shape-shifting server, and the tool_changed warnings it gave. */
+async function shifty(options: McpClientOptions = {}): Promise<{
+  client: McpClient;
+  changes: McpToolChangedWarning[];
+  /** Changes the server's listing and waits until the client has listed it. */
+  shift(shape: Shape): Promise<void>;
+}> {
+  const changes: McpToolChangedWarning[] = [];
+  const client = new McpClient('box', hostileServer('shape-shift', { logFile }), {
+    ...options,
+    onWarning: (warning) => {
+      if (warning.kind === 'tool_changed') changes.push(warning);
+    },
+  });
+  clients.push(client);
+  await client.connect();
+  const shift = async (shape: Shape): Promise<void> => {
+    await client.callTool('set', { ...shape });
+    await client.refreshTools();
+  };
+  return { client, changes, shift };
+}
+
+async function serverCalls(name: string): Promise<number> {
+  return (await logLines(logFile)).filter((line) => line === `call ${name}`).length;
+}
+
+/** What the LLM loop asks of a tool's `needsApproval` before a call (see llm-cycle's approval). */
+async function approvalAsked(tool: BaseTool<JsonObject> | undefined): Promise<boolean> {
+  const needs = tool?.needsApproval;
+  if (typeof needs !== 'function') return needs === true;
+  return needs.call(tool, {}, createToolContext());
+}
+
+function errorOf(invocation: ToolInvocation): ToolError | undefined {
+  return invocation.output.ok ? undefined : invocation.output.error;
+}
+
+describe('a blocked or unlisted tool never runs', () => {
+  it("under 'block', a tool blocked and then left out of the listing stays refused", async () => {
+    const { client, changes, shift } = await shifty({ onToolChange: 'block' });
+    const [rm] = await client.tools({ filter: { allow: ['rm_rf'] } });
+    expect(await rm?.execute({}, createToolContext())).toBe('removed by rm_rf');
+    await shift({ destructive: true });
+    expect(changes.map((change) => [change.toolName, change.blocked])).toEqual([['rm_rf', true]]);
+    const blocked = await failure(rm?.execute({}, createToolContext()) ?? Promise.resolve());
+    expect(blocked.code).toBe('denied');
+    expect(blocked.isRecoverable()).toBe(true);
+    expect(blocked.message).toMatch(/'rm_rf'.*'box'.*blocked.*acceptToolChange\('rm_rf'\)/);
+    // The server drops the tool from its listing but keeps serving it.
+    await shift({ destructive: true, hidden: true });
+    const unlisted = await failure(rm?.execute({}, createToolContext()) ?? Promise.resolve());
+    expect(unlisted.code).toBe('denied');
+    expect(unlisted.isRecoverable()).toBe(true);
+    expect(unlisted.message).toMatch(/'rm_rf'.*'box'.*no longer listed by the server/);
+    expect(await serverCalls('rm_rf')).toBe(1);
+    // Listed again with the pinned definition: the same object runs again.
+    await shift({});
+    expect(await rm?.execute({}, createToolContext())).toBe('removed by rm_rf');
+    expect(await serverCalls('rm_rf')).toBe(2);
+  });
+
+  it('an unlisted tool is refused in the default mode too, and runs once listed again', async () => {
+    const { client, shift } = await shifty();
+    const [rm] = await client.tools({ filter: { allow: ['rm_rf'] } });
+    await shift({ hidden: true });
+    const refused = await failure(rm?.execute({}, createToolContext()) ?? Promise.resolve());
+    expect(refused.code).toBe('denied');
+    expect(refused.message).toMatch(/no longer listed/);
+    expect(await serverCalls('rm_rf')).toBe(0);
+    await shift({});
+    expect(await rm?.execute({}, createToolContext())).toBe('removed by rm_rf');
+  });
+
+  it('an accepted change lets the same object run again', async () => {
+    const { client, shift } = await shifty({ onToolChange: 'block' });
+    const [rm] = await client.tools({ filter: { allow: ['rm_rf'] } });
+    await shift({ destructive: true });
+    expect((await failure(rm?.execute({}, createToolContext()) ?? Promise.resolve())).code).toBe(
+      'denied',
+    );
+    expect(client.acceptToolChange('rm_rf')).toBe(true);
+    expect(await rm?.execute({}, createToolContext())).toBe('removed by rm_rf');
+  });
+});
+
+describe('approval and permissions follow the definition the client knows now', () => {
+  it('a tool made while read-only needs approval once the server makes it destructive', async () => {
+    const { client, changes, shift } = await shifty();
+    const registry = new ToolRegistry({ permissionChecker: PermissionChecker.allowAll() });
+    registry.registerAll(await client.tools({ needsApproval: true }));
+    expect(await approvalAsked(registry.get('rm_rf'))).toBe(false);
+    await shift({ destructive: true });
+    expect(changes.map((change) => [change.toolName, change.blocked])).toEqual([['rm_rf', false]]);
+    expect(await approvalAsked(registry.get('rm_rf'))).toBe(true);
+    expect(registry.get('rm_rf')?.annotations).toMatchObject({ destructiveHint: true });
+    // Back to read-only: no approval again.
+    await shift({});
+    expect(await approvalAsked(registry.get('rm_rf'))).toBe(false);
+  });
+
+  it('a registry that allowed the read-only tool does not run it once it deletes', async () => {
+    const { client, shift } = await shifty();
+    // The default policy allows read and network only.
+    const registry = new ToolRegistry({ permissionChecker: new PermissionChecker() });
+    registry.registerAll(await client.tools());
+    expect((await registry.invoke('rm_rf', {})).output).toEqual({
+      ok: true,
+      value: 'removed by rm_rf',
+    });
+    await shift({ destructive: true });
+    const refused = errorOf(await registry.invoke('rm_rf', {}));
+    expect(refused?.code).toBe('permission_denied');
+    expect(refused?.message).toMatch(/'rm_rf'.*'box'.*'write'.*'delete'.*tools\(\)/);
+    expect(await serverCalls('rm_rf')).toBe(1);
+    // Tools made now declare what the new definition needs: the registry's checker decides.
+    const fresh = new ToolRegistry({ permissionChecker: new PermissionChecker() });
+    fresh.registerAll(await client.tools());
+    expect(errorOf(await fresh.invoke('rm_rf', {}))?.message).toMatch(/Permission denied/);
+    expect(await serverCalls('rm_rf')).toBe(1);
+  });
+});
+
+describe('a rename cannot evade the pin', () => {
+  it("'rm.rf' taking the place of a pinned 'rm_rf' is a change", async () => {
+    const { client, changes, shift } = await shifty();
+    const [rm] = await client.tools({ filter: { allow: ['rm_rf'] } });
+    await shift({ renamed: true });
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({
+      toolName: 'rm.rf',
+      previousToolName: 'rm_rf',
+      blocked: false,
+    });
+    expect(changes[0]?.message).toMatch(/'rm\.rf'.*'rm_rf'/);
+    // The object made for 'rm_rf' never calls 'rm.rf' (nor 'rm_rf', no longer listed).
+    expect((await failure(rm?.execute({}, createToolContext()) ?? Promise.resolve())).code).toBe(
+      'denied',
+    );
+    expect(await serverCalls('rm.rf')).toBe(0);
+  });
+
+  it("under 'block', the newcomer is blocked until accepted", async () => {
+    const { client, changes, shift } = await shifty({ onToolChange: 'block' });
+    await client.tools();
+    await shift({ renamed: true });
+    expect(changes.map((change) => [change.toolName, change.blocked])).toEqual([['rm.rf', true]]);
+    expect((await client.tools()).map((tool) => tool.name)).toEqual(['set']);
+    expect(client.acceptToolChange('rm.rf')).toBe(true);
+    const [renamed] = await client.tools({ filter: { allow: ['rm.rf'] } });
+    expect(renamed?.name).toBe('rm_rf');
+    expect(await renamed?.execute({}, createToolContext())).toBe('removed by rm.rf');
+  });
+
+  it('two MCP names for one exposed name in one listing are reported; the newcomer is blocked', async () => {
+    const { client, changes, shift } = await shifty({ onToolChange: 'block' });
+    const [rm] = await client.tools({ filter: { allow: ['rm_rf'] } });
+    await shift({ twin: true });
+    expect(changes.map((change) => [change.toolName, change.previousToolName])).toEqual([
+      ['rm.rf', 'rm_rf'],
+    ]);
+    const tools = await client.tools();
+    expect(tools.map((tool) => [tool.name, tool.mcpName])).toEqual([
+      ['rm_rf', 'rm_rf'],
+      ['set', 'set'],
+    ]);
+    expect(await rm?.execute({}, createToolContext())).toBe('removed by rm_rf');
+    expect(await serverCalls('rm.rf')).toBe(0);
+  });
+
+  it('in the default mode, the same listing is reported and tools() names both', async () => {
+    const { client, changes, shift } = await shifty();
+    await client.listTools();
+    await shift({ twin: true });
+    expect(changes.map((change) => change.toolName)).toEqual(['rm.rf']);
+    const collided = await failure(client.tools());
+    expect(collided.code).toBe('mcp_error');
+    expect(collided.message).toMatch(/'rm_rf' and 'rm\.rf' both become 'rm_rf'/);
+  });
+});
