@@ -1,12 +1,23 @@
 // Issue 18 §2: no MCP tool slips past a pin or an approval. A `BaseTool` made by tools() runs
 // only while its MCP tool is listed and not blocked; its approval and permissions follow the
 // definition the client knows now; pins are kept by the exposed name, so a rename is a change.
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BaseTool, createToolContext, type JsonObject, ToolError } from '@agcore/tools-core';
+import {
+  type BaseTool,
+  createToolContext,
+  type JsonObject,
+  type ToolError,
+} from '@agcore/tools-core';
 import { PermissionChecker } from '@agcore/tools-permission';
 import { type ToolInvocation, ToolRegistry } from '@agcore/tools-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { McpClient, type McpClientOptions, type McpToolChangedWarning } from './index.js';
+import {
+  McpClient,
+  type McpClientOptions,
+  type McpTool,
+  type McpToolChangedWarning,
+} from './index.js';
 import { failure, hostileServer, logLines, tempDir } from './test-support/servers.js';
 
 interface Shape {
@@ -14,6 +25,7 @@ interface Shape {
   readonly hidden?: boolean;
   readonly renamed?: boolean;
   readonly twin?: boolean;
+  readonly note?: boolean;
 }
 
 let dir: { path: string; remove(): Promise<void> };
@@ -38,7 +50,8 @@ async function shifty(options: McpClientOptions = {}): Promise<{
   shift(shape: Shape): Promise<void>;
 }> {
   const changes: McpToolChangedWarning[] = [];
-  const client = new McpClient('box', hostileServer('shape-shift', { logFile }), {
+  const env = { FAULT_SHAPE: join(dir.path, 'shape.json') };
+  const client = new McpClient('box', hostileServer('shape-shift', { logFile, env }), {
     ...options,
     onWarning: (warning) => {
       if (warning.kind === 'tool_changed') changes.push(warning);
@@ -104,15 +117,44 @@ describe('a blocked or unlisted tool never runs', () => {
     expect(await rm?.execute({}, createToolContext())).toBe('removed by rm_rf');
   });
 
-  it('an accepted change lets the same object run again', async () => {
+  it('after a reconnect, a tool runs only once the new server process lists it', async () => {
+    const { client } = await shifty();
+    const registry = new ToolRegistry({ permissionChecker: PermissionChecker.allowAll() });
+    registry.registerAll(await client.tools({ needsApproval: true }));
+    // The next process serves rm_rf, destructive, without listing it.
+    await writeFile(join(dir.path, 'shape.json'), JSON.stringify({ hidden: true }));
+    await client.reconnect();
+    expect(await approvalAsked(registry.get('rm_rf'))).toBe(true);
+    const refused = errorOf(await registry.invoke('rm_rf', {}));
+    expect(refused?.code).toBe('denied');
+    expect(refused?.message).toMatch(/no longer listed/);
+    expect(await serverCalls('rm_rf')).toBe(0);
+    // Listed, destructive: it needs approval, and more permissions than it declared.
+    await writeFile(join(dir.path, 'shape.json'), JSON.stringify({ destructive: true }));
+    await client.reconnect();
+    expect(await approvalAsked(registry.get('rm_rf'))).toBe(true);
+    expect(errorOf(await registry.invoke('rm_rf', {}))?.code).toBe('permission_denied');
+    expect(await serverCalls('rm_rf')).toBe(0);
+  });
+
+  it('an accepted change lets the same object run again, unless it needs more permissions', async () => {
     const { client, shift } = await shifty({ onToolChange: 'block' });
     const [rm] = await client.tools({ filter: { allow: ['rm_rf'] } });
-    await shift({ destructive: true });
+    await shift({ note: true });
     expect((await failure(rm?.execute({}, createToolContext()) ?? Promise.resolve())).code).toBe(
       'denied',
     );
     expect(client.acceptToolChange('rm_rf')).toBe(true);
     expect(await rm?.execute({}, createToolContext())).toBe('removed by rm_rf');
+    // Accepting a definition that deletes does not grant the object the permissions for it.
+    await shift({ note: true, destructive: true });
+    expect(client.acceptToolChange('rm_rf')).toBe(true);
+    const refused = await failure(rm?.execute({}, createToolContext()) ?? Promise.resolve());
+    expect(refused.code).toBe('permission_denied');
+    expect(await serverCalls('rm_rf')).toBe(1);
+    const [fresh] = await client.tools({ filter: { allow: ['rm_rf'] } });
+    expect(fresh?.requiredPermissions).toEqual(['write', 'delete']);
+    expect(await fresh?.execute({}, createToolContext())).toBe('removed by rm_rf');
   });
 });
 
@@ -125,7 +167,9 @@ describe('approval and permissions follow the definition the client knows now', 
     await shift({ destructive: true });
     expect(changes.map((change) => [change.toolName, change.blocked])).toEqual([['rm_rf', false]]);
     expect(await approvalAsked(registry.get('rm_rf'))).toBe(true);
-    expect(registry.get('rm_rf')?.annotations).toMatchObject({ destructiveHint: true });
+    expect((registry.get('rm_rf') as McpTool | undefined)?.annotations).toMatchObject({
+      destructiveHint: true,
+    });
     // Back to read-only: no approval again.
     await shift({});
     expect(await approvalAsked(registry.get('rm_rf'))).toBe(false);

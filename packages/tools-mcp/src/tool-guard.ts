@@ -1,0 +1,115 @@
+import type { JsonObject, JsonValue, Permission, ToolContext } from '@agcore/tools-core';
+import { McpToolError } from './mcp-tool-error.js';
+import { needsApprovalFromAnnotations, permissionsFromAnnotations } from './tool-permissions.js';
+import type { ToolStanding } from './tool-pins.js';
+import type { McpToolInfo } from './types.js';
+
+/** What the guard of a tool needs of its client (part of `ToolHost`). */
+export interface GuardHost {
+  readonly serverName: string;
+  readonly trustAnnotations: boolean;
+  /** Whether a `BaseTool` of this MCP tool may run now, and if not, why. */
+  standing(mcpName: string): ToolStanding;
+  /** The tool's definition in the latest listing, when it is in it. */
+  current(mcpName: string): McpToolInfo | undefined;
+  /** Lists the tools (from the cache when it is fresh). */
+  listTools(): Promise<readonly McpToolInfo[]>;
+  /** Calls a tool on the caller's clock. */
+  callTool(name: string, args: JsonObject, context: ToolContext): Promise<JsonValue>;
+}
+
+/**
+ * The call-time rules of one `BaseTool` made by `tools()`: it runs only while its MCP tool is
+ * listed and not blocked, never with permissions beyond those it declared (what a registry
+ * checked when it registered the tool), and its approval follows the listed definition.
+ */
+export class ToolGuard {
+  /** The definition the permission verdict below was worked out for (one per listing). */
+  private checked: McpToolInfo | undefined;
+  private beyond: readonly Permission[] = [];
+
+  /**
+   * @param declared the tool's `requiredPermissions`; `derived`: they come from annotations
+   *   (no override), so a changed definition can need more.
+   */
+  constructor(
+    private readonly host: GuardHost,
+    private readonly mcpName: string,
+    private readonly declared: readonly Permission[],
+    private readonly derived: boolean,
+  ) {}
+
+  /** Calls the tool, or rejects with why it may not run now; never reaches the server then. */
+  call(args: JsonObject, context: ToolContext): Promise<JsonValue> {
+    const standing = this.host.standing(this.mcpName);
+    if (standing === 'unknown') {
+      // A new connection: what it serves is known only once it is listed.
+      return this.host.listTools().then(() => this.callKnown(args, context));
+    }
+    return this.callKnown(args, context);
+  }
+
+  /**
+   * Whether a call needs a person's approval under the definition the client knows now: from
+   * its annotations (of a trusted server), `true` when untrusted, blocked or not listed.
+   * Lists first after a new connection. @throws {McpToolError} as listing the tools does.
+   */
+  needsApproval(): boolean | Promise<boolean> {
+    if (this.host.standing(this.mcpName) === 'unknown') {
+      return this.host.listTools().then(() => this.approvalKnown());
+    }
+    return this.approvalKnown();
+  }
+
+  /** The listed annotations, or those the tool was made with when it is not listed now. */
+  annotations(made: McpToolInfo): McpToolInfo['annotations'] {
+    return (this.host.current(this.mcpName) ?? made).annotations;
+  }
+
+  private approvalKnown(): boolean {
+    const info = this.host.current(this.mcpName);
+    if (info === undefined || this.host.standing(this.mcpName) !== 'usable') return true;
+    return needsApprovalFromAnnotations(this.host.trustAnnotations ? info.annotations : undefined);
+  }
+
+  private callKnown(args: JsonObject, context: ToolContext): Promise<JsonValue> {
+    const standing = this.host.standing(this.mcpName);
+    if (standing !== 'usable') return Promise.reject(this.refusal(standing));
+    const beyond = this.permissionsBeyond();
+    if (beyond.length > 0) return Promise.reject(this.tooMuch(beyond));
+    return this.host.callTool(this.mcpName, args ?? {}, context);
+  }
+
+  /** The permissions the listed definition needs that the tool does not declare. */
+  private permissionsBeyond(): readonly Permission[] {
+    if (!this.derived || !this.host.trustAnnotations) return [];
+    const info = this.host.current(this.mcpName);
+    if (info === this.checked) return this.beyond;
+    this.checked = info;
+    this.beyond = permissionsFromAnnotations(info?.annotations).filter(
+      (permission) => !this.declared.includes(permission),
+    );
+    return this.beyond;
+  }
+
+  private refusal(standing: ToolStanding): McpToolError {
+    const { serverName } = this.host;
+    const tool = `MCP tool '${this.mcpName}' of server '${serverName}'`;
+    const message =
+      standing === 'blocked'
+        ? `${tool} is blocked: its definition changed since this client first saw it, and onToolChange is 'block'. Review the new definition and call acceptToolChange('${this.mcpName}') on the client to use it.`
+        : `${tool} was not run: it is no longer listed by the server. It runs again once the server lists it again.`;
+    return new McpToolError('denied', message, { serverName, toolName: this.mcpName });
+  }
+
+  private tooMuch(beyond: readonly Permission[]): McpToolError {
+    const { serverName } = this.host;
+    const quoted = (list: readonly Permission[]): string =>
+      list.map((permission) => `'${permission}'`).join(', ');
+    return new McpToolError(
+      'permission_denied',
+      `MCP tool '${this.mcpName}' of server '${serverName}' was not run: its definition changed and now needs ${quoted(beyond)}, beyond the ${quoted(this.declared)} it declared when tools() made it (what a registry checked). Call tools() again and register the new tool to let the permission checker decide.`,
+      { serverName, toolName: this.mcpName },
+    );
+  }
+}
