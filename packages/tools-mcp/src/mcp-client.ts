@@ -105,6 +105,7 @@ export class McpClient {
       isBlocked: (name) => this.pins.isBlocked(name),
       standing: (name) => this.pins.standing(name),
       current: (name) => this.pins.current(name),
+      listFor: async (name) => this.listing.get(await this.link.ready(name)),
       listTools: () => this.listTools(),
       callTool: (name, args, context) => this.callInContext(name, args, context),
     };

@@ -12,8 +12,8 @@ export interface GuardHost {
   standing(mcpName: string): ToolStanding;
   /** The tool's definition in the latest listing, when it is in it. */
   current(mcpName: string): McpToolInfo | undefined;
-  /** Lists the tools (from the cache when it is fresh). */
-  listTools(): Promise<readonly McpToolInfo[]>;
+  /** Lists the tools (from the cache when fresh) for a call of `mcpName`, named in its errors. */
+  listFor(mcpName: string): Promise<unknown>;
   /** Calls a tool on the caller's clock. */
   callTool(name: string, args: JsonObject, context: ToolContext): Promise<JsonValue>;
 }
@@ -44,9 +44,11 @@ export class ToolGuard {
     const standing = this.host.standing(this.mcpName);
     if (standing === 'unknown') {
       // A new connection: what it serves is known only once it is listed.
-      return this.host.listTools().then(() => this.callKnown(args, context));
+      return this.host
+        .listFor(this.mcpName)
+        .then(() => this.callAs(this.host.standing(this.mcpName), args, context));
     }
-    return this.callKnown(args, context);
+    return this.callAs(standing, args, context);
   }
 
   /**
@@ -56,7 +58,7 @@ export class ToolGuard {
    */
   needsApproval(): boolean | Promise<boolean> {
     if (this.host.standing(this.mcpName) === 'unknown') {
-      return this.host.listTools().then(() => this.approvalKnown());
+      return this.host.listFor(this.mcpName).then(() => this.approvalKnown());
     }
     return this.approvalKnown();
   }
@@ -72,8 +74,7 @@ export class ToolGuard {
     return needsApprovalFromAnnotations(this.host.trustAnnotations ? info.annotations : undefined);
   }
 
-  private callKnown(args: JsonObject, context: ToolContext): Promise<JsonValue> {
-    const standing = this.host.standing(this.mcpName);
+  private callAs(standing: ToolStanding, args: JsonObject, context: ToolContext): Promise<JsonValue> {
     if (standing !== 'usable') return Promise.reject(this.refusal(standing));
     const beyond = this.permissionsBeyond();
     if (beyond.length > 0) return Promise.reject(this.tooMuch(beyond));
@@ -98,7 +99,9 @@ export class ToolGuard {
     const message =
       standing === 'blocked'
         ? `${tool} is blocked: its definition changed since this client first saw it, and onToolChange is 'block'. Review the new definition and call acceptToolChange('${this.mcpName}') on the client to use it.`
-        : `${tool} was not run: it is no longer listed by the server. It runs again once the server lists it again.`;
+        : standing === 'unlisted'
+          ? `${tool} was not run: it is no longer listed by the server. It runs again once the server lists it again.`
+          : `${tool} was not run: the client reconnected while listing the server's tools, so what the server serves is not known yet. Try the call again.`;
     return new McpToolError('denied', message, { serverName, toolName: this.mcpName });
   }
 
