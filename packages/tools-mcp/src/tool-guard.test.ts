@@ -3,6 +3,8 @@
 // definition the client knows now; pins are kept by the exposed name, so a rename is a change.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LlmCycle } from '@agcore/llm-cycle';
+import { ScriptedProvider, textResponse, toolCallsResponse } from '@agcore/llm-cycle/testing';
 import {
   type BaseTool,
   createToolContext,
@@ -173,6 +175,35 @@ describe('approval and permissions follow the definition the client knows now', 
     // Back to read-only: no approval again.
     await shift({});
     expect(await approvalAsked(registry.get('rm_rf'))).toBe(false);
+  });
+
+  it('an LlmCycle pauses for approval at the next call after the tool became destructive', async () => {
+    const { client, shift } = await shifty();
+    const registry = new ToolRegistry({ permissionChecker: new PermissionChecker() });
+    // Permissions the application sets itself: a new definition changes approval, not them.
+    const permissions = { rm_rf: ['read' as const] };
+    registry.registerAll(await client.tools({ needsApproval: true, permissions }));
+    const rm = (id: string) => toolCallsResponse([{ name: 'rm_rf', arguments: {}, id }]);
+    const provider = new ScriptedProvider([
+      rm('call_1'),
+      textResponse('Removed.'),
+      rm('call_2'),
+      textResponse('Removed again.'),
+    ]);
+    const cycle = new LlmCycle({ provider, model: 'test' });
+    const first = await cycle.submitWithTools('Clean up', registry);
+    expect(first.interruptions ?? []).toEqual([]);
+    expect(await serverCalls('rm_rf')).toBe(1);
+    await shift({ destructive: true });
+    const second = await cycle.submitWithTools('Clean up again', registry);
+    expect(second.interruptions).toEqual([
+      { kind: 'approval', callId: 'call_2', toolName: 'rm_rf', input: {} },
+    ]);
+    expect(await serverCalls('rm_rf')).toBe(1);
+    // Approved by a person, it runs.
+    const resumed = await cycle.resume({ call_2: 'approve' }, registry);
+    expect(resumed.message.content).toBe('Removed again.');
+    expect(await serverCalls('rm_rf')).toBe(2);
   });
 
   it('a registry that allowed the read-only tool does not run it once it deletes', async () => {

@@ -74,7 +74,11 @@ export class ToolGuard {
     return needsApprovalFromAnnotations(this.host.trustAnnotations ? info.annotations : undefined);
   }
 
-  private callAs(standing: ToolStanding, args: JsonObject, context: ToolContext): Promise<JsonValue> {
+  private callAs(
+    standing: ToolStanding,
+    args: JsonObject,
+    context: ToolContext,
+  ): Promise<JsonValue> {
     if (standing !== 'usable') return Promise.reject(this.refusal(standing));
     const beyond = this.permissionsBeyond();
     if (beyond.length > 0) return Promise.reject(this.tooMuch(beyond));
