@@ -103,6 +103,7 @@ export class McpClient {
       serverName,
       trustAnnotations: options.trustAnnotations ?? transport.type === 'stdio',
       isBlocked: (name) => this.pins.isBlocked(name),
+      usePrefix: (prefix) => this.pins.usePrefix(prefix),
       standing: (name) => this.pins.standing(name),
       current: (name) => this.pins.current(name),
       listFor: async (name) => this.listing.get(await this.link.ready(name)),

@@ -25,6 +25,8 @@ export interface ToolHost extends GuardHost {
   readonly trustAnnotations: boolean;
   /** Whether a changed definition keeps this tool out (`onToolChange: 'block'`). */
   isBlocked(mcpName: string): boolean;
+  /** Names with this prefix are handed out: pin them too (see `ToolPins.usePrefix`). */
+  usePrefix(prefix: string | undefined): void;
   /** The server's tools. */
   listTools(): Promise<readonly McpToolInfo[]>;
   /** Calls a tool on the caller's clock (`context.signal`, `context.deadline`); resolves its value. */
@@ -119,6 +121,7 @@ function toolPassesFilter(name: string, filter: McpToolFilter | undefined): bool
  */
 export async function mcpTools(host: ToolHost, options: McpToolsOptions = {}): Promise<McpTool[]> {
   const listed = await host.listTools();
+  host.usePrefix(prefixOf(host.serverName, options.prefix));
   return createMcpTools(
     host,
     listed.filter((info) => !host.isBlocked(info.name)),
@@ -132,12 +135,7 @@ export function createMcpTools(
   infos: readonly McpToolInfo[],
   options: McpToolsOptions = {},
 ): McpTool[] {
-  const prefix =
-    options.prefix === true
-      ? client.serverName
-      : typeof options.prefix === 'string'
-        ? options.prefix
-        : undefined;
+  const prefix = prefixOf(client.serverName, options.prefix);
   checkOverrides(client.serverName, options.permissions);
   const { needsApproval } = options;
   if (needsApproval !== undefined && typeof needsApproval !== 'boolean') {
@@ -209,6 +207,11 @@ function checkOverrides(serverName: string, overrides: McpPermissionOverrides | 
       );
     }
   }
+}
+
+/** The prefix of exposed names that `McpToolsOptions.prefix` asks for. */
+function prefixOf(serverName: string, prefix: boolean | string | undefined): string | undefined {
+  return prefix === true ? serverName : typeof prefix === 'string' ? prefix : undefined;
 }
 
 /** Whether the application set this tool's permissions (then a new definition changes none). */

@@ -28,6 +28,8 @@ interface Shape {
   readonly renamed?: boolean;
   readonly twin?: boolean;
   readonly note?: boolean;
+  readonly long?: boolean;
+  readonly impostor?: string;
 }
 
 let dir: { path: string; remove(): Promise<void> };
@@ -283,5 +285,22 @@ describe('a rename cannot evade the pin', () => {
     const collided = await failure(client.tools());
     expect(collided.code).toBe('mcp_error');
     expect(collided.message).toMatch(/'rm_rf' and 'rm\.rf' both become 'rm_rf'/);
+  });
+
+  it("a name that takes a long name's exposed name only under a prefix is a change too", async () => {
+    const { client, changes, shift } = await shifty({ onToolChange: 'block' });
+    await shift({ long: true });
+    const before = await client.tools({ prefix: true });
+    const long = before.find((tool) => tool.mcpName.startsWith('remove_'));
+    expect(long?.name).toHaveLength(64);
+    // The server drops the long name and lists the 64-character name it becomes under 'box'.
+    await shift({ impostor: 'box' });
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ previousToolName: long?.mcpName, blocked: true });
+    const after = await client.tools({ prefix: true });
+    expect(after.map((tool) => tool.name)).not.toContain(long?.name);
+    expect(client.acceptToolChange(changes[0]?.toolName ?? '')).toBe(true);
+    const accepted = await client.tools({ prefix: true });
+    expect(accepted.find((tool) => tool.name === long?.name)?.mcpName).toBe(changes[0]?.toolName);
   });
 });

@@ -1,4 +1,4 @@
-import { sanitizeToolName } from './tool-names.js';
+import { exposedToolName } from './tool-names.js';
 import type { McpToolInfo } from './types.js';
 
 /** A listed tool whose definition, or whose MCP name, differs from its pin. */
@@ -7,7 +7,7 @@ export interface ToolChange {
   readonly toolName: string;
   /** The MCP name of the pinned definition: another one when a rename took the exposed name. */
   readonly previousToolName: string;
-  /** The name the model sees (sanitised, without a prefix), which the pin is kept under. */
+  /** The name the model sees (sanitised, with a prefix or not), which the pin is kept under. */
   readonly exposedName: string;
   readonly previousFingerprint: string;
   readonly fingerprint: string;
@@ -28,23 +28,27 @@ interface Pin {
   readonly fingerprint: string;
 }
 
-/** A listed tool with its exposed name, worked out once per listing (not once per call). */
+/** A listed tool with its exposed names (one per prefix in use) and whether it is blocked. */
 interface Entry extends ListedTool {
-  readonly exposedName: string;
+  readonly exposedNames: string[];
+  blocked: boolean;
 }
 
 /**
  * The first definition this client saw under each exposed name (what the model sees:
- * `sanitizeToolName` of the MCP name), with the MCP name that had it; pins survive reconnects.
- * Keeping pins by exposed name means a rename (`rm.rf` listed in the place of a pinned `rm_rf`)
- * and a listing with two MCP names for one exposed name are changes like a new description.
+ * `exposedToolName` of the MCP name, without a prefix and with each prefix `tools()` was asked
+ * for), with the MCP name that had it; pins survive reconnects. Keeping pins by exposed name
+ * means a rename (`rm.rf` listed in the place of a pinned `rm_rf`), a listing with two MCP
+ * names for one exposed name, and a 64-character name that takes a long name's hashed exposed
+ * name under a prefix are changes like a new description.
  *
  * Also the latest listing: a `BaseTool` runs only while its MCP tool is in it and not blocked
- * (under `'block'`: its listed definition, or MCP name, is not the pinned one). After a new
- * connection nothing is known until the next listing (`forget`).
+ * (under `'block'`: its listed definition, or MCP name, is not the pinned one under one of its
+ * exposed names). After a new connection nothing is known until the next listing (`forget`).
  */
 export class ToolPins {
   private readonly pinned = new Map<string, Pin>();
+  private readonly prefixes = new Set<string | undefined>([undefined]);
   /** The latest settled listing by MCP name; `undefined` until one on this connection. */
   private listed: Map<string, Entry> | undefined;
 
@@ -55,23 +59,49 @@ export class ToolPins {
     const changes: ToolChange[] = [];
     const listed = new Map<string, Entry>();
     for (const tool of tools) {
-      const exposedName = sanitizeToolName(tool.name);
-      listed.set(tool.name, { ...tool, exposedName });
-      const pin = this.pinned.get(exposedName);
-      if (pin === undefined) {
-        this.pinned.set(exposedName, { mcpName: tool.name, fingerprint: tool.fingerprint });
-      } else if (pin.mcpName !== tool.name || pin.fingerprint !== tool.fingerprint) {
-        changes.push({
-          toolName: tool.name,
-          previousToolName: pin.mcpName,
-          exposedName,
-          previousFingerprint: pin.fingerprint,
-          fingerprint: tool.fingerprint,
-        });
+      const exposedNames = [...this.prefixes].map((prefix) => exposedToolName(tool.name, prefix));
+      listed.set(tool.name, { ...tool, exposedNames, blocked: false });
+      let change: ToolChange | undefined;
+      for (const exposedName of exposedNames) {
+        const pin = this.pinned.get(exposedName);
+        if (pin === undefined) {
+          this.pinned.set(exposedName, { mcpName: tool.name, fingerprint: tool.fingerprint });
+        } else if (change === undefined && !sameAs(pin, tool)) {
+          change = {
+            toolName: tool.name,
+            previousToolName: pin.mcpName,
+            exposedName,
+            previousFingerprint: pin.fingerprint,
+            fingerprint: tool.fingerprint,
+          };
+        }
       }
+      if (change !== undefined) changes.push(change);
     }
     this.listed = listed;
+    this.settle();
     return changes;
+  }
+
+  /**
+   * `tools()` hands out names with `prefix`: from now on they are pinned too, starting from
+   * what is pinned under the unprefixed name (or, for a name pinned nowhere, the latest
+   * listing). Never throws.
+   */
+  usePrefix(prefix: string | undefined): void {
+    if (this.prefixes.has(prefix)) return;
+    this.prefixes.add(prefix);
+    for (const entry of this.listed?.values() ?? []) {
+      const exposedName = exposedToolName(entry.name, prefix);
+      entry.exposedNames.push(exposedName);
+      if (this.pinned.has(exposedName)) continue;
+      const unprefixed = this.pinned.get(exposedToolName(entry.name, undefined));
+      this.pinned.set(
+        exposedName,
+        unprefixed ?? { mcpName: entry.name, fingerprint: entry.fingerprint },
+      );
+    }
+    this.settle();
   }
 
   /** A new connection (or none): what it lists is unknown until its first listing. */
@@ -81,8 +111,7 @@ export class ToolPins {
 
   /** Whether `'block'` keeps this MCP tool out: it is listed, and not as pinned. Never throws. */
   isBlocked(mcpName: string): boolean {
-    const listed = this.listed?.get(mcpName);
-    return listed !== undefined && this.mode === 'block' && !this.matchesPin(listed);
+    return this.listed?.get(mcpName)?.blocked === true;
   }
 
   /** Whether a `BaseTool` of this MCP name may run now, and if not, why. Never throws. */
@@ -90,7 +119,7 @@ export class ToolPins {
     if (this.listed === undefined) return 'unknown';
     const listed = this.listed.get(mcpName);
     if (listed === undefined) return 'unlisted';
-    return this.mode === 'block' && !this.matchesPin(listed) ? 'blocked' : 'usable';
+    return listed.blocked ? 'blocked' : 'usable';
   }
 
   /** The definition of the latest listing, when the tool is in it. Never throws. */
@@ -104,18 +133,33 @@ export class ToolPins {
   }
 
   /**
-   * Pins the listed definition of MCP tool `mcpName` under its exposed name (replacing the
-   * pin of another MCP name there); true when it differed from the pin. Never throws.
+   * Pins the listed definition of MCP tool `mcpName` under its exposed names (replacing the
+   * pin of another MCP name there); true when it differed from a pin. Never throws.
    */
   accept(mcpName: string): boolean {
     const listed = this.listed?.get(mcpName);
-    if (listed === undefined || this.matchesPin(listed)) return false;
-    this.pinned.set(listed.exposedName, { mcpName, fingerprint: listed.fingerprint });
+    if (listed === undefined || this.matchesPins(listed)) return false;
+    const pin: Pin = { mcpName, fingerprint: listed.fingerprint };
+    for (const exposedName of listed.exposedNames) this.pinned.set(exposedName, pin);
+    this.settle();
     return true;
   }
 
-  private matchesPin(tool: Entry): boolean {
-    const pin = this.pinned.get(tool.exposedName);
-    return pin !== undefined && pin.mcpName === tool.name && pin.fingerprint === tool.fingerprint;
+  /** Works out, once per listing, pin and prefix (not once per call), which tools are blocked. */
+  private settle(): void {
+    for (const entry of this.listed?.values() ?? []) {
+      entry.blocked = this.mode === 'block' && !this.matchesPins(entry);
+    }
   }
+
+  private matchesPins(entry: Entry): boolean {
+    return entry.exposedNames.every((exposedName) => {
+      const pin = this.pinned.get(exposedName);
+      return pin !== undefined && sameAs(pin, entry);
+    });
+  }
+}
+
+function sameAs(pin: Pin, tool: ListedTool): boolean {
+  return pin.mcpName === tool.name && pin.fingerprint === tool.fingerprint;
 }
