@@ -106,6 +106,7 @@ export class McpClient {
       usePrefix: (prefix) => this.pins.usePrefix(prefix),
       standing: (name) => this.pins.standing(name),
       current: (name) => this.pins.current(name),
+      fingerprint: (name) => this.pins.fingerprint(name),
       listFor: async (name) => this.listing.get(await this.link.ready(name)),
       listTools: () => this.listTools(),
       callTool: (name, args, context) => this.callInContext(name, args, context),

@@ -186,7 +186,12 @@ function makeTool(
     get annotations(): McpToolAnnotations | undefined {
       return guard.annotations(info);
     },
-    ...(needsApproval ? { needsApproval: () => guard.needsApproval() } : {}),
+    ...(needsApproval
+      ? {
+          needsApproval: (_args?: JsonObject, context?: ToolContext) =>
+            guard.needsApproval(context),
+        }
+      : {}),
     execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
       return guard.call(args, context);
     },

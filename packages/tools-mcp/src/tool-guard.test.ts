@@ -208,6 +208,34 @@ describe('approval and permissions follow the definition the client knows now', 
     expect(await serverCalls('rm_rf')).toBe(2);
   });
 
+  it('a definition that changes between the approval verdict and the call stops the call', async () => {
+    const { client, shift } = await shifty();
+    const registry = new ToolRegistry({ permissionChecker: PermissionChecker.allowAll() });
+    const permissions = { rm_rf: ['read' as const] };
+    registry.registerAll(await client.tools({ needsApproval: true, permissions }));
+    const provider = new ScriptedProvider([
+      toolCallsResponse([{ name: 'rm_rf', arguments: {}, id: 'call_1' }]),
+      textResponse('It was not run.'),
+    ]);
+    const heard: boolean[] = [];
+    const cycle = new LlmCycle({
+      provider,
+      model: 'test',
+      // Cleared on the read-only definition; the server turns it destructive meanwhile.
+      approval: async (request) => {
+        heard.push(request.needsApproval);
+        await shift({ destructive: true });
+        return 'approve';
+      },
+    });
+    const response = await cycle.submitWithTools('Clean up', registry);
+    expect(heard).toEqual([false]);
+    expect(response.message.content).toBe('It was not run.');
+    const answer = cycle.messages().find((message) => message.role === 'tool');
+    expect(answer?.content).toMatch(/'rm_rf'.*'box'.*definition changed after.*approval/);
+    expect(await serverCalls('rm_rf')).toBe(0);
+  });
+
   it('a registry that allowed the read-only tool does not run it once it deletes', async () => {
     const { client, shift } = await shifty();
     // The default policy allows read and network only.

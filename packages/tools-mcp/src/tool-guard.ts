@@ -12,6 +12,8 @@ export interface GuardHost {
   standing(mcpName: string): ToolStanding;
   /** The tool's definition in the latest listing, when it is in it. */
   current(mcpName: string): McpToolInfo | undefined;
+  /** The fingerprint of that definition. */
+  fingerprint(mcpName: string): string | undefined;
   /** Lists the tools (from the cache when fresh) for a call of `mcpName`, named in its errors. */
   listFor(mcpName: string): Promise<unknown>;
   /** Calls a tool on the caller's clock. */
@@ -24,6 +26,11 @@ export interface GuardHost {
  * checked when it registered the tool), and its approval follows the listed definition.
  */
 export class ToolGuard {
+  /**
+   * The fingerprint each approval verdict was worked out on, by call (session and call id),
+   * until the call runs: a definition that changed in between and needs approval now stops it.
+   */
+  private readonly verdicts = new Map<string, string | undefined>();
   /** The definition the permission verdict below was worked out for (one per listing). */
   private checked: McpToolInfo | undefined;
   private beyond: readonly Permission[] = [];
@@ -56,16 +63,37 @@ export class ToolGuard {
    * its annotations (of a trusted server), `true` when untrusted, blocked or not listed.
    * Lists first after a new connection. @throws {McpToolError} as listing the tools does.
    */
-  needsApproval(): boolean | Promise<boolean> {
+  needsApproval(context: ToolContext | undefined): boolean | Promise<boolean> {
     if (this.host.standing(this.mcpName) === 'unknown') {
-      return this.host.listFor(this.mcpName).then(() => this.approvalKnown());
+      return this.host.listFor(this.mcpName).then(() => this.approvalFor(context));
     }
-    return this.approvalKnown();
+    return this.approvalFor(context);
   }
 
   /** The listed annotations, or those the tool was made with when it is not listed now. */
   annotations(made: McpToolInfo): McpToolInfo['annotations'] {
     return (this.host.current(this.mcpName) ?? made).annotations;
+  }
+
+  private approvalFor(context: ToolContext | undefined): boolean {
+    const key = callKey(context);
+    if (key !== undefined) {
+      if (this.verdicts.size >= maxVerdicts) {
+        const oldest = this.verdicts.keys().next();
+        if (oldest.done !== true) this.verdicts.delete(oldest.value);
+      }
+      this.verdicts.set(key, this.host.fingerprint(this.mcpName));
+    }
+    return this.approvalKnown();
+  }
+
+  /** Whether the definition changed since this call's approval verdict, and needs approval now. */
+  private approvedOnAnother(context: ToolContext): boolean {
+    const key = callKey(context);
+    if (key === undefined || !this.verdicts.has(key)) return false;
+    const decidedOn = this.verdicts.get(key);
+    this.verdicts.delete(key);
+    return decidedOn !== this.host.fingerprint(this.mcpName) && this.approvalKnown();
   }
 
   private approvalKnown(): boolean {
@@ -82,6 +110,9 @@ export class ToolGuard {
     if (standing !== 'usable') return Promise.reject(this.refusal(standing));
     const beyond = this.permissionsBeyond();
     if (beyond.length > 0) return Promise.reject(this.tooMuch(beyond));
+    if (this.verdicts.size > 0 && this.approvedOnAnother(context)) {
+      return Promise.reject(this.refusal('changed'));
+    }
     return this.host.callTool(this.mcpName, args ?? {}, context);
   }
 
@@ -97,7 +128,7 @@ export class ToolGuard {
     return this.beyond;
   }
 
-  private refusal(standing: ToolStanding): McpToolError {
+  private refusal(standing: ToolStanding | 'changed'): McpToolError {
     const { serverName } = this.host;
     const tool = `MCP tool '${this.mcpName}' of server '${serverName}'`;
     const message =
@@ -105,7 +136,9 @@ export class ToolGuard {
         ? `${tool} is blocked: its definition changed since this client first saw it, and onToolChange is 'block'. Review the new definition and call acceptToolChange('${this.mcpName}') on the client to use it.`
         : standing === 'unlisted'
           ? `${tool} was not run: it is no longer listed by the server. It runs again once the server lists it again.`
-          : `${tool} was not run: the client reconnected while listing the server's tools, so what the server serves is not known yet. Try the call again.`;
+          : standing === 'changed'
+            ? `${tool} was not run: its definition changed after this call's approval was decided, and the new one needs a person's approval. Call it again to have it decided on the new definition.`
+            : `${tool} was not run: the client reconnected while listing the server's tools, so what the server serves is not known yet. Try the call again.`;
     return new McpToolError('denied', message, { serverName, toolName: this.mcpName });
   }
 
@@ -119,4 +152,13 @@ export class ToolGuard {
       { serverName, toolName: this.mcpName },
     );
   }
+}
+
+/** How many calls' approval verdicts a tool keeps until they run (the oldest go first). */
+const maxVerdicts = 256;
+
+/** A call's identity for its approval verdict: its session and the model's call id. */
+function callKey(context: ToolContext | undefined): string | undefined {
+  const callId = context?.toolCallId;
+  return callId === undefined ? undefined : `${context?.sessionId ?? ''}\n${callId}`;
 }

@@ -127,6 +127,11 @@ export class ToolPins {
     return this.listed?.get(mcpName)?.info;
   }
 
+  /** The fingerprint of the latest listing's definition, when the tool is in it. Never throws. */
+  fingerprint(mcpName: string): string | undefined {
+    return this.listed?.get(mcpName)?.fingerprint;
+  }
+
   /** Whether tools with changed definitions are blocked (`'block'`) or only reported. */
   get blocks(): boolean {
     return this.mode === 'block';
