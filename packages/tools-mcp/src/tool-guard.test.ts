@@ -225,7 +225,7 @@ describe('approval and permissions follow the definition the client knows now', 
       approval: async (request) => {
         heard.push(request.needsApproval);
         await shift({ destructive: true });
-        return 'approve';
+        return 'approve' as const;
       },
     });
     const response = await cycle.submitWithTools('Clean up', registry);
