@@ -104,6 +104,9 @@ function copyNested(cause: unknown, depth: number): unknown {
 
 /** The JSON view of `value`, every object and array of it frozen. Never throws. */
 function frozenJson(value: unknown): JsonValue {
+  // A string, a boolean or a finite number is its own JSON view (most results are one).
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
   const copy = toJsonPreview(value, wholeValue);
   const pending: unknown[] = [copy];
   while (pending.length > 0) {
