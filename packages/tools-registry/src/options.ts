@@ -28,10 +28,12 @@ export interface ToolRegistryOptions {
   /**
    * The audit hook: called once per settled invocation of `invoke` and `invokeAll` (successful,
    * failed, refused, invalid, not found), synchronously, before the call's promise resolves,
-   * with the invocation (frozen) and the tool's entry (`undefined` when no tool of that name
-   * is registered, or the call could not be read). It never changes the call's outcome: a
-   * throw or a rejected promise goes to `onInvocationError`; a returned promise is not
-   * awaited. Keep it fast (queue the record, write it elsewhere).
+   * with its own deep-frozen copy of the invocation (the JSON view of the arguments and the
+   * result: whatever the hook writes, the caller and the model read what the tool gave) and
+   * the tool's entry (`undefined` when no tool of that name is registered, or the call could
+   * not be read). It never changes the call's outcome: a throw or a rejected promise goes to
+   * `onInvocationError`; a returned promise is not awaited. Keep it fast (queue the record,
+   * write it elsewhere): the copy costs time in proportion to the arguments and the result.
    */
   readonly onInvocation?: (
     invocation: ToolInvocation,
