@@ -42,11 +42,16 @@ function copyOutput(output: ToolOutput): ToolOutput {
   if (output.ok) return Object.freeze({ ok: true, value: frozenJson(output.value) });
   const error = copyError(output.error);
   if (output.awaitingInput === undefined) return Object.freeze({ ok: false, error });
-  const { prompt, data } = output.awaitingInput;
-  const awaitingInput = awaitInput(
-    data === undefined ? { prompt } : { prompt, data: frozenJson(data) },
-  );
-  return Object.freeze({ ok: false, error, awaitingInput });
+  try {
+    const { prompt, data } = output.awaitingInput;
+    const awaitingInput = awaitInput(
+      data === undefined ? { prompt } : { prompt, data: frozenJson(data) },
+    );
+    return Object.freeze({ ok: false, error, awaitingInput });
+  } catch {
+    // Not reached for a request the registry rebuilt; the error still explains the call.
+    return Object.freeze({ ok: false, error });
+  }
 }
 
 /** A frozen `ToolError` like `error`; one that cannot be read gives one that says so. */
