@@ -1,10 +1,12 @@
+import { auditCopy } from './audit-copy.js';
 import type { RegisteredTool, RegistryView } from './options.js';
 import { emitProcessWarning } from './process-warning.js';
 import type { ToolInvocation } from './tool-invocation.js';
 
 /**
- * Hands a settled invocation to the registry's `onInvocation` hook, frozen (the hook cannot
- * change what the caller gets). A throw, or a promise that rejects, goes to
+ * Hands a settled invocation to the registry's `onInvocation` hook as its own deep-frozen copy
+ * (`auditCopy`: whatever the hook writes, the caller, the model and the events read what the
+ * tool gave; no copy is made without a hook). A throw, or a promise that rejects, goes to
  * `onInvocationError`, or else to one warning per registry. A returned promise is never
  * awaited. Never throws.
  */
@@ -15,19 +17,18 @@ export function reportInvocation(
 ): void {
   const hook = registry.options.onInvocation;
   if (hook === undefined) return;
-  Object.freeze(invocation.output);
-  Object.freeze(invocation);
+  const record = auditCopy(invocation);
   let returned: unknown;
   try {
-    returned = hook(invocation, entry);
+    returned = hook(record, entry);
   } catch (error) {
-    hookFailed(registry, error, invocation);
+    hookFailed(registry, error, record);
     return;
   }
   if ((typeof returned !== 'object' && typeof returned !== 'function') || returned === null) return;
   // Promise.resolve adopts any thenable; a throwing `then` getter becomes a rejection.
   Promise.resolve(returned).then(undefined, (error: unknown) =>
-    hookFailed(registry, error, invocation),
+    hookFailed(registry, error, record),
   );
 }
 

@@ -18,6 +18,7 @@ import { prepareEntry } from './registration.js';
 import { resolveTimePolicy } from './time-policy.js';
 import type { ToolEntry, ToolMeta } from './tool-entry.js';
 import type { ToolInvocation } from './tool-invocation.js';
+import { resolveTracing } from './tracing.js';
 
 /**
  * Holds tools, finds them, checks and runs them.
@@ -71,7 +72,7 @@ export class ToolRegistry {
       sessionId: this.sessionId,
       options: this.options,
       time: this.time,
-      tracing: options.tracing === false ? undefined : (options.tracing ?? {}),
+      tracing: resolveTracing(options.tracing),
       warnedAboutAudit: false,
     };
   }
