@@ -125,7 +125,7 @@ describe('ToolRegistry: invoke', () => {
     expect(progress).toEqual([50]);
   });
 
-  it('hands the caller's idempotencyKey to the tool, and none when none was given', async () => {
+  it('hands the caller idempotencyKey to the tool, and none when none was given', async () => {
     const keys: (string | undefined)[] = [];
     const probe = defineTool({
       name: 'probe',
