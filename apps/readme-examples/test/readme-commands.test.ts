@@ -108,12 +108,18 @@ it('pnpm test prints no "experimental feature" notice of vitest', () => {
     for (const name of readdirSync(path.join(root, group))) {
       const cwd = path.join(root, group, name);
       if (!readdirSync(cwd).some((file) => file.startsWith('vitest.config.'))) continue;
-      // A filter that matches no file: the config is read (where the notice comes from), no test runs.
-      const result = spawnSync(vitest, ['run', 'no-such-test-file-xyz', '--passWithNoTests'], {
-        cwd,
-        encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1' },
-      });
+      // A filter that matches no file: the config is read (where the notice comes from), no test
+      // runs. The default reporter only: the config's JSON reporter would overwrite the package's
+      // test-report.json, which `pnpm test` (running beside this test) sums.
+      const result = spawnSync(
+        vitest,
+        ['run', 'no-such-test-file-xyz', '--passWithNoTests', '--reporter=default'],
+        {
+          cwd,
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1' },
+        },
+      );
       expect(result.status, `${group}/${name}: ${result.stderr}`).toBe(0);
       expect(`${result.stdout}${result.stderr}`, `${group}/${name}`).not.toContain('experimental');
     }
