@@ -19,8 +19,10 @@ describe('McpServers', () => {
     };
     const file = join(dir.path, 'mcp.json');
     await writeFile(file, JSON.stringify(config));
+    // The limit must outlast two real servers starting while turbo runs every suite on two
+    // cores (3 s did not, in a loaded run); the mute server is what waits for it.
     const servers = await McpServers.fromFile(file, {
-      connectTimeoutMs: 3_000,
+      connectTimeoutMs: 10_000,
       client: { closeGraceMs: 300 },
     });
     try {
