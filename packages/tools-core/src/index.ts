@@ -50,6 +50,7 @@ export {
   secretsOfHeaders,
   secretsOfUrl,
 } from './redact.js';
+export { hmacSha256Hex, sha256Hex, timingSafeHexEqual } from './sha256.js';
 export type { OptionalImport } from './telemetry.js';
 export {
   boundAttribute,
