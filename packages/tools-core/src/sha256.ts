@@ -6,7 +6,7 @@
  */
 
 /** The round constants: the first 32 bits of the cube roots of the first 64 primes. */
-const roundConstants = new Uint32Array([
+const roundConstants = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
   0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -46,39 +46,57 @@ function padded(message: Uint8Array): Uint8Array {
   return blocks;
 }
 
+/** The message schedule, reused by every block (the hash is synchronous: no call overlaps). */
+const schedule = new Int32Array(64);
+
+/** The next 16 words of the schedule from `blocks` at `offset`, and the 48 derived from them. */
+function fillSchedule(blocks: Uint8Array, offset: number): void {
+  for (let index = 0; index < 16; index++) {
+    const at = offset + index * 4;
+    schedule[index] =
+      ((blocks[at] as number) << 24) |
+      ((blocks[at + 1] as number) << 16) |
+      ((blocks[at + 2] as number) << 8) |
+      (blocks[at + 3] as number);
+  }
+  for (let index = 16; index < 64; index++) {
+    const w15 = schedule[index - 15] as number;
+    const w2 = schedule[index - 2] as number;
+    const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
+    const s1 = ((w2 >>> 17) | (w2 << 15)) ^ ((w2 >>> 19) | (w2 << 13)) ^ (w2 >>> 10);
+    // Each sum is brought back to 32 bits at once, so that V8 keeps to integer arithmetic.
+    schedule[index] =
+      ((((schedule[index - 16] as number) + s0) | 0) +
+        (((schedule[index - 7] as number) + s1) | 0)) |
+      0;
+  }
+}
+
 /** Runs the compression function over every block of `blocks` into `hash`. */
 function compress(hash: Int32Array, blocks: Uint8Array): void {
-  const schedule = new Int32Array(64);
+  let h0 = hash[0] as number;
+  let h1 = hash[1] as number;
+  let h2 = hash[2] as number;
+  let h3 = hash[3] as number;
+  let h4 = hash[4] as number;
+  let h5 = hash[5] as number;
+  let h6 = hash[6] as number;
+  let h7 = hash[7] as number;
   for (let offset = 0; offset < blocks.length; offset += blockBytes) {
-    for (let index = 0; index < 16; index++) {
-      const at = offset + index * 4;
-      schedule[index] =
-        ((blocks[at] as number) << 24) |
-        ((blocks[at + 1] as number) << 16) |
-        ((blocks[at + 2] as number) << 8) |
-        (blocks[at + 3] as number);
-    }
-    for (let index = 16; index < 64; index++) {
-      const w15 = schedule[index - 15] as number;
-      const w2 = schedule[index - 2] as number;
-      const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
-      const s1 = ((w2 >>> 17) | (w2 << 15)) ^ ((w2 >>> 19) | (w2 << 13)) ^ (w2 >>> 10);
-      schedule[index] =
-        ((schedule[index - 16] as number) + s0 + (schedule[index - 7] as number) + s1) | 0;
-    }
-    let a = hash[0] as number;
-    let b = hash[1] as number;
-    let c = hash[2] as number;
-    let d = hash[3] as number;
-    let e = hash[4] as number;
-    let f = hash[5] as number;
-    let g = hash[6] as number;
-    let h = hash[7] as number;
+    fillSchedule(blocks, offset);
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let h = h7;
     for (let index = 0; index < 64; index++) {
       const sum1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const choice = (e & f) ^ (~e & g);
-      const t1 =
-        (h + sum1 + choice + (roundConstants[index] as number) + (schedule[index] as number)) | 0;
+      const word = ((roundConstants[index] as number) + (schedule[index] as number)) | 0;
+      const t1 = (((((h + sum1) | 0) + choice) | 0) + word) | 0;
       const sum0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
       const majority = (a & b) ^ (a & c) ^ (b & c);
       const t2 = (sum0 + majority) | 0;
@@ -91,15 +109,16 @@ function compress(hash: Int32Array, blocks: Uint8Array): void {
       b = a;
       a = (t1 + t2) | 0;
     }
-    hash[0] = ((hash[0] as number) + a) | 0;
-    hash[1] = ((hash[1] as number) + b) | 0;
-    hash[2] = ((hash[2] as number) + c) | 0;
-    hash[3] = ((hash[3] as number) + d) | 0;
-    hash[4] = ((hash[4] as number) + e) | 0;
-    hash[5] = ((hash[5] as number) + f) | 0;
-    hash[6] = ((hash[6] as number) + g) | 0;
-    hash[7] = ((hash[7] as number) + h) | 0;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
+  hash.set([h0, h1, h2, h3, h4, h5, h6, h7]);
 }
 
 /** The 32-byte digest of `message`. */
