@@ -11,7 +11,14 @@ import { writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundle, childEnv, consumerProject, run, suiteRuns } from './support.js';
+import {
+  type BundleOptions,
+  bundle,
+  childEnv,
+  consumerProject,
+  run,
+  suiteRuns,
+} from './support.js';
 
 const consumers = [
   ['tools-core', 'tools-core echo ba7816bf timeout'],
@@ -23,6 +30,23 @@ const consumers = [
 const platforms = ['node', 'browser', 'neutral'] as const;
 const nodeBuiltins = ['node:*', ...builtinModules];
 
+/** What esbuild is told besides the platform: nothing, but for Node-only code. */
+function optionsFor(name: string, platform: (typeof platforms)[number]): BundleOptions {
+  if (platform === 'node') {
+    // An ESM bundle for Node whose CommonJS dependency (cross-spawn, under the MCP SDK) requires
+    // a built-in module needs esbuild's documented `require` shim.
+    return name === 'tools-mcp' ? { banner: { js: requireShim } } : {};
+  }
+  if (name !== 'tools-mcp') return {};
+  // As a Node-compatible runtime resolves: built-ins are there; for neutral, the MCP SDK's
+  // dependencies have no `exports` (ajv) or only `browser` and `node` ones (pkce-challenge).
+  return platform === 'neutral'
+    ? { external: nodeBuiltins, mainFields: ['module', 'main'], conditions: ['node'] }
+    : { external: nodeBuiltins };
+}
+const requireShim =
+  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
 describe.skipIf(!suiteRuns)(
   'a consumer of each package bundles with esbuild, without the OTel peer',
   () => {
@@ -30,21 +54,7 @@ describe.skipIf(!suiteRuns)(
       for (const platform of platforms) {
         it(`@agcore/${name} for --platform=${platform}`, async () => {
           const entry = path.join(consumerProject(), 'consumers', `${name}.ts`);
-          const nodeOnly = name === 'tools-mcp' && platform !== 'node';
-          const bundled = await bundle(
-            entry,
-            platform,
-            nodeOnly
-              ? // For neutral, what a Node-compatible runtime resolves: the MCP SDK's dependencies
-                // have no `exports` (ajv) or only `browser` and `node` ones (pkce-challenge).
-                {
-                  external: nodeBuiltins,
-                  ...(platform === 'neutral'
-                    ? { mainFields: ['module', 'main'], conditions: ['node'] }
-                    : {}),
-                }
-              : {},
-          );
+          const bundled = await bundle(entry, platform, optionsFor(name, platform));
           expect(bundled.errors).toEqual([]);
           if (platform !== 'node') return;
           const file = path.join(consumerProject(), `${name}.node.mjs`);

@@ -101,6 +101,9 @@ export interface Bundled {
 const describeMessage = (message: Message): string =>
   `${message.text}${message.location === null ? '' : ` (${message.location.file}:${message.location.line})`}`;
 
+/** What a bundle may be told besides its platform. */
+export type BundleOptions = Pick<BuildOptions, 'external' | 'mainFields' | 'conditions' | 'banner'>;
+
 /**
  * Bundles `entry` (a file of the consumer project) as one ESM file for `platform`, resolving
  * only from the consumer project (`nodePaths: []`: not from this repository's store).
@@ -108,7 +111,7 @@ const describeMessage = (message: Message): string =>
 export async function bundle(
   entry: string,
   platform: 'node' | 'browser' | 'neutral',
-  options: Pick<BuildOptions, 'external' | 'mainFields' | 'conditions'> = {},
+  options: BundleOptions = {},
 ): Promise<Bundled> {
   try {
     const result = await build({
