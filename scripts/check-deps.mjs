@@ -15,6 +15,8 @@ const graph = {
   '@agcore/tools-registry': ['@agcore/tools-core', '@agcore/tools-permission'],
   '@agcore/tools-mcp': ['@agcore/tools-core'],
   '@agcore/llm-cycle': ['@agcore/tools-core', '@agcore/tools-registry'],
+  '@agcore/tools-mcp-server': ['@agcore/tools-core', '@agcore/tools-registry'],
+  '@agcore/durable-dbos': ['@agcore/tools-core', '@agcore/tools-registry', '@agcore/llm-cycle'],
 };
 
 const isTestFile = (path) =>

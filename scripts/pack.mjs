@@ -2,9 +2,11 @@
 // them, so the packages can be used from a clone before they are on the npm registry.
 // Usage: node scripts/pack.mjs [--out DIR] [--skip-build]   (default DIR: ./packed; --skip-build
 // when the packages are built already, e.g. in a test running beside others that read dist/)
-// Prints the `npm install` line that installs them all into another project.
+// Prints how to install them all into another project with npm, pnpm and yarn: pnpm and yarn
+// also need to be told where the tarballs that the others depend on are (`overrides` in
+// pnpm-workspace.yaml, `resolutions` in package.json), or they look for them on the registry.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -30,18 +32,58 @@ const packages = readdirSync(path.join(root, 'packages'))
     }
   });
 
-run(
-  path.join(root, 'node_modules', '.bin', 'turbo'),
-  ['run', 'build', '--filter=./packages/*', '--output-logs=errors-only'],
-  root,
-);
+if (!values['skip-build']) {
+  run(
+    path.join(root, 'node_modules', '.bin', 'turbo'),
+    ['run', 'build', '--filter=./packages/*', '--output-logs=errors-only'],
+    root,
+  );
+}
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 // `pnpm pack` writes `workspace:` and `catalog:` ranges as the real versions, as publishing does.
 for (const dir of packages) run('pnpm', ['pack', '--pack-destination', out], dir);
-const tarballs = readdirSync(out)
-  .filter((name) => name.endsWith('.tgz'))
-  .sort();
-process.stdout.write(
-  `${tarballs.length} tarballs in ${out}\nIn your project, install the ones you use together with those they depend on (all of them is simplest):\n  npm install ${tarballs.map((name) => path.join(out, name)).join(' ')}\n`,
-);
+const packed = packages.map((dir) => {
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const file = path.join(
+    out,
+    `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`,
+  );
+  if (!existsSync(file)) throw new Error(`pnpm pack wrote no ${file}`);
+  return { name: manifest.name, file, dependencies: Object.keys(manifest.dependencies ?? {}) };
+});
+process.stdout.write(instructions(packed.sort((a, b) => a.file.localeCompare(b.file))));
+
+/** The install lines for each package manager, for tarballs `{ name, file, dependencies }`. */
+function instructions(tarballs) {
+  const files = tarballs.map((tarball) => tarball.file);
+  const dependedOn = tarballs.filter((tarball) =>
+    tarballs.some((other) => other.dependencies.includes(tarball.name)),
+  );
+  const overrides = dependedOn.map((tarball) => `    "${tarball.name}": "file:${tarball.file}"`);
+  const resolutions = dependedOn.map(
+    (tarball, index) =>
+      `    "${tarball.name}": "file:${tarball.file}"${index < dependedOn.length - 1 ? ',' : ''}`,
+  );
+  return [
+    `${tarballs.length} tarballs in ${out}`,
+    'In your project, install the ones you use together with those they depend on (all of them is simplest).',
+    '',
+    'npm:',
+    `  npm install ${files.join(' ')}`,
+    '',
+    'pnpm: first add this to pnpm-workspace.yaml in your project (create the file if there is none), so that the packages find the tarballs they depend on instead of the registry:',
+    '  overrides:',
+    ...overrides,
+    'then:',
+    `  pnpm add ${files.join(' ')}`,
+    '',
+    "yarn: first add this field to your project's package.json, for the same reason:",
+    '  "resolutions": {',
+    ...resolutions,
+    '  }',
+    'then:',
+    `  yarn add ${files.map((file) => `file:${file}`).join(' ')}`,
+    '',
+  ].join('\n');
+}

@@ -4,6 +4,5 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     reporters: ['default', ['json', { outputFile: 'test-report.json' }]],
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });

@@ -9,10 +9,11 @@ import { killNow } from './interrupt.js';
 import { describeModel, type ModelSettings } from './model-settings.js';
 import { ExitCode } from './playground-error.js';
 import { describePolicy } from './policy.js';
+import { retryNotices } from './retry-notice.js';
 import { createProvider, systemPrompt } from './run-flow.js';
 import { PacedProvider } from './scripted-model.js';
 import { PlaygroundSession } from './session.js';
-import type { Terminal } from './terminal.js';
+import { type Terminal, wrap } from './terminal.js';
 import { allBundledServers } from './tools-command.js';
 
 /** Options of `chat`. */
@@ -43,7 +44,12 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     policy: options.policy,
     ...(options.mcpConfigPath === undefined ? {} : { mcpConfigPath: options.mcpConfigPath }),
   });
-  const makeCycle = () => newConversation(options, session);
+  // Retries are told where the turn prints (above its progress bars), else as a line.
+  const notify = (text: string): void => {
+    if (state.turnTimeline === undefined) state.console.say(text);
+    else state.turnTimeline.line(text);
+  };
+  const makeCycle = () => newConversation(options, session, notify);
   const state: ChatState = {
     terminal,
     model: options.model,
@@ -82,8 +88,15 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
   return state.terminated ? ExitCode.terminated : ExitCode.ok;
 }
 
-/** A new conversation on the chosen model (the scripted one paced on a terminal). */
-function newConversation(options: ChatCommandOptions, session: PlaygroundSession): LlmCycle {
+/**
+ * A new conversation on the chosen model (the scripted one paced on a terminal); each retry of
+ * a request is told to `notify` as it happens.
+ */
+function newConversation(
+  options: ChatCommandOptions,
+  session: PlaygroundSession,
+  notify: (text: string) => void,
+): LlmCycle {
   const provider =
     options.model.kind === 'scripted'
       ? new PacedProvider(new ScriptedChatProvider(session.sandbox.dir), {
@@ -95,22 +108,32 @@ function newConversation(options: ChatCommandOptions, session: PlaygroundSession
     provider,
     model: options.model.kind === 'remote' ? options.model.model : 'scripted',
     systemPrompt,
+    retry: retryNotices(
+      { line: notify },
+      options.terminal.colors,
+      options.model.kind === 'remote' ? options.model.idleTimeoutMs : undefined,
+    ),
   });
 }
 
 /** The banner: the model, the tools and servers, the policy, the commands. */
 function greet(state: ChatState): void {
-  const { session, model } = state;
+  const { session, model, terminal } = state;
   const { say } = state.console;
-  const c = state.terminal.colors;
-  say(`${c.bold('agcore playground chat')} ${c.dim(`· ${describeModel(model)}`)}`);
+  const c = terminal.colors;
+  // Each line wraps at the width (80 columns when piped), the rest of it indented.
+  const wrapped = (text: string): string => wrap(text, terminal.columns, '  ');
+  say(wrapped(`${c.bold('agcore playground chat')} ${c.dim(`· ${describeModel(model)}`)}`));
+  const servers = session.clients.map((client) => client.serverName).join(', ');
   say(
     c.dim(
-      `${session.registry.size} tools (${session.clients.map((client) => client.serverName).join(', ')} MCP servers running) · policy: ${describePolicy(session.checker.config)}`,
+      wrapped(
+        `${session.registry.size} tools (${servers} MCP servers running) · policy: ${describePolicy(session.checker.config)}`,
+      ),
     ),
   );
-  if (model.kind === 'scripted') say(c.dim(scriptedChatHelp));
-  say(c.dim(`${commandHelp} · Ctrl-C cancels a turn`));
+  if (model.kind === 'scripted') say(c.dim(wrapped(scriptedChatHelp)));
+  say(c.dim(wrapped(`${commandHelp} · Ctrl-C cancels a turn`)));
 }
 
 /** Ctrl-C: cancels the running turn; at the prompt, the second in a row ends the session. */

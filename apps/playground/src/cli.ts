@@ -120,7 +120,7 @@ withDecisionOptions(withModelOptions(program))
   .option('-l, --list', 'list the flows with one line each')
   .option(
     '--state-file <file>',
-    `where --flow resume writes the paused run (default ${defaultStateFile})`,
+    `where --flow resume writes the paused run (default: ${defaultStateFile})`,
   )
   .action(async (options: FlowOptions, command: Command) => {
     const [word] = command.args;

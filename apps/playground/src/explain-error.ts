@@ -48,12 +48,18 @@ function explainLlmError(error: LlmError, model: ModelSettings | undefined): str
     if (type !== undefined) return notTheApi(where, type, error.responseBody);
   }
   if (error.code === 'network') {
-    return `Cannot reach ${where}: ${error.message}. Is the server running, and is --base-url right?`;
+    return `Cannot reach ${where}: ${sentence(error.message)} Is the server running, and is --base-url right?`;
   }
   if (error.code === 'timeout' && error.message.includes('idleTimeoutMs')) {
     return `${error.message} In the playground, raise it with --idle-timeout MS (or AGCORE_IDLE_TIMEOUT_MS).`;
   }
   return `${error.code}: ${error.message}`;
+}
+
+/** `text` as a sentence that ends in one full stop (`…events.`, never `…events..`). */
+function sentence(text: string): string {
+  const trimmed = text.trimEnd();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** A 2xx answer that is not Chat Completions: a web page, a proxy's sign-in, another API. */

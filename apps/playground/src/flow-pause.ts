@@ -1,3 +1,5 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Interruption, LlmCycle, ResumeDecision } from '@agcore/llm-cycle';
 import { decide, decisionMap, describeDecision, terminalAsk } from './decisions.js';
@@ -6,8 +8,20 @@ import { writeRunFile } from './run-file.js';
 import type { RunSettings } from './run-settings.js';
 import type { JsonTimeline, Timeline } from './timeline.js';
 
-/** Where `--flow resume` writes its paused run without `--state-file`. */
-export const defaultStateFile = 'agcore-playground-run.json';
+/**
+ * Where `--flow resume` writes its paused run without `--state-file`, as `--help` says it: a
+ * file of a new private folder of the OS temp dir, so nothing lands in the user's project
+ * (under `pnpm playground` the current folder is the repository).
+ */
+export const defaultStateFile = 'run.json in a new folder under the OS temp dir';
+
+/** The file a flow saves its paused run to: `--state-file`, else a new one under the OS temp dir. */
+async function stateFileOf(settings: RunSettings): Promise<string> {
+  if (settings.stateFile !== undefined) return path.resolve(settings.stateFile);
+  // mkdtemp makes the folder 0700: another user of the machine cannot read or replace the file.
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'agcore-paused-run-'));
+  return path.join(folder, 'run.json');
+}
 
 /** Where a flow that saves its paused run wrote it, and the command that resumes it. */
 export interface SavedRun {
@@ -42,7 +56,7 @@ export function flowPauseHandler(
   return async (waiting) => {
     timeline.settle();
     if (flow.savesState === true && resume === undefined) {
-      const file = path.resolve(settings.stateFile ?? defaultStateFile);
+      const file = await stateFileOf(settings);
       await writeRunFile(file, flow.name, cycle.state());
       options.onSaved({ path: file, command: resumeCommand(file, settings) });
       return 'keep';

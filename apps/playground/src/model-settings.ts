@@ -41,6 +41,8 @@ export function resolveModelSettings(
   options: ModelOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): ModelSettings {
+  // Checked whichever model runs: a typo is refused even where the limit is not used.
+  const idleTimeoutMs = parseIdleTimeout(options.idleTimeout);
   if (options.scripted === true) return { kind: 'scripted' };
   for (const [flag, value] of [
     ['--model', options.model],
@@ -73,12 +75,6 @@ export function resolveModelSettings(
     throw new PlaygroundError(`The base URL '${root}' must start with http:// or https://.`);
   }
   const apiKey = options.apiKey ?? nonEmpty(env.OPENAI_API_KEY);
-  const idleTimeoutMs = options.idleTimeout === undefined ? undefined : Number(options.idleTimeout);
-  if (idleTimeoutMs !== undefined && !(idleTimeoutMs > 0)) {
-    throw new PlaygroundError(
-      `--idle-timeout ${options.idleTimeout}: give a positive number of milliseconds.`,
-    );
-  }
   return {
     kind: 'remote',
     baseURL: root.replace(/\/+$/, ''),
@@ -88,6 +84,19 @@ export function resolveModelSettings(
   };
 }
 
+/**
+ * `--idle-timeout` (or `AGCORE_IDLE_TIMEOUT_MS`) as milliseconds.
+ * @throws {PlaygroundError} when it is not a positive number
+ */
+function parseIdleTimeout(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const milliseconds = text.trim() === '' ? Number.NaN : Number(text);
+  if (!(milliseconds > 0) || !Number.isFinite(milliseconds)) {
+    throw new PlaygroundError(`--idle-timeout ${text}: give a positive number of milliseconds.`);
+  }
+  return milliseconds;
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
@@ -95,7 +104,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** The one line that says which model runs, and how to use a real one. Never throws. */
 export function describeModel(settings: ModelSettings): string {
   if (settings.kind === 'scripted') {
-    return 'model: scripted (ScriptedProvider, offline, no API key) · for a real model: --base-url URL --model NAME [--api-key KEY], or OPENAI_BASE_URL / AGCORE_MODEL / OPENAI_API_KEY';
+    return 'model: scripted (ScriptedProvider, offline, no API key) · for a real model: --base-url URL --model NAME [--api-key KEY], or OPENAI_BASE_URL, AGCORE_MODEL, OPENAI_API_KEY';
   }
   return `model: ${settings.model} at ${settings.baseURL}${settings.apiKey === undefined ? ' (no API key)' : ''}`;
 }

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@agcore/llm-cycle';
 import Table from 'cli-table3';
 import type { RunStats } from './run-stats.js';
-import { type Colors, cut, formatDuration } from './terminal.js';
+import { type Colors, cut, displayWidth, formatDuration } from './terminal.js';
 
 /** The summary of a run as plain data (the `--json` `run_finished` record carries it). */
 export interface RunSummary {
@@ -30,16 +30,11 @@ export function summarize(stats: RunStats, estimated: boolean): RunSummary {
   };
 }
 
-/** The summary table (cli-table3), at most `columns` wide: its notes wrap. Never throws. */
+/**
+ * The summary table (cli-table3), at most `columns` wide: every value on one line (the value
+ * column is as wide as the widest, `3 min 58 s` included); the notes wrap. Never throws.
+ */
 export function renderSummary(summary: RunSummary, colors: Colors, columns = 80): string {
-  // Borders take 4 columns, the label column 12 and the value column up to 9 (`1 min 05 s`).
-  const noteWidth = Math.max(16, columns - 4 - 12 - 9);
-  const table = new Table({
-    style: { head: [], border: [], compact: true },
-    colAligns: ['left', 'right', 'left'],
-    colWidths: [12, 9, noteWidth],
-    wordWrap: true,
-  });
   const tokens =
     summary.tokens === 'none'
       ? ['—', colors.dim('the model reported no usage')]
@@ -49,7 +44,7 @@ export function renderSummary(summary: RunSummary, colors: Colors, columns = 80)
             `${summary.promptTokens} prompt + ${summary.completionTokens} completion${summary.tokens === 'estimated' ? ' (estimated: the scripted model reports none)' : ''}`,
           ),
         ];
-  table.push(
+  const rows = [
     [colors.bold('turns'), String(summary.turns), ''],
     [
       colors.bold('tool calls'),
@@ -63,7 +58,16 @@ export function renderSummary(summary: RunSummary, colors: Colors, columns = 80)
     ],
     [colors.bold('tokens'), tokens[0] ?? '', tokens[1] ?? ''],
     [colors.bold('wall time'), formatDuration(summary.wallTimeMs), ''],
-  );
+  ];
+  // Borders take 4 columns, the label column 12, the value column its widest value and padding.
+  const valueWidth = Math.max(7, ...rows.map((row) => displayWidth(row[1] ?? ''))) + 2;
+  const table = new Table({
+    style: { head: [], border: [], compact: true },
+    colAligns: ['left', 'right', 'left'],
+    colWidths: [12, valueWidth, Math.max(16, columns - 4 - 12 - valueWidth)],
+    wordWrap: true,
+  });
+  table.push(...rows);
   return table.toString();
 }
 

@@ -16,11 +16,12 @@ import { readMcpConfig } from './mcp-config.js';
 import { describeModel, type ModelSettings } from './model-settings.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
 import { allowForFlow, describePolicy } from './policy.js';
+import { retryNotices } from './retry-notice.js';
 import type { RunSettings } from './run-settings.js';
 import { createRunStats } from './run-stats.js';
 import { createScriptedModel } from './scripted-model.js';
 import { PlaygroundSession } from './session.js';
-import type { Terminal } from './terminal.js';
+import { type Terminal, wrap } from './terminal.js';
 import { JsonTimeline, PrettyTimeline, type Timeline } from './timeline.js';
 
 export { defaultStateFile } from './flow-pause.js';
@@ -147,10 +148,10 @@ function printBanner(flow: Flow, settings: RunSettings): void {
   const { terminal, resume } = settings;
   const c = terminal.colors;
   const from = resume === undefined ? '' : c.dim(` (resumed from ${resume.path})`);
-  terminal.out.write(
-    `${c.bold('agcore playground')} ${c.dim('·')} flow ${c.bold(c.cyan(flow.name))}${from} ${c.dim(`— ${flow.summary}`)}\n`,
-  );
-  terminal.out.write(`${c.dim(describeModel(settings.model))}\n`);
+  // Header lines wrap at the width (80 columns when piped), the rest of a line indented.
+  const title = `${c.bold('agcore playground')} ${c.dim('·')} flow ${c.bold(c.cyan(flow.name))}${from} ${c.dim(`— ${flow.summary}`)}`;
+  terminal.out.write(`${wrap(title, terminal.columns, '  ')}\n`);
+  terminal.out.write(`${c.dim(wrap(describeModel(settings.model), terminal.columns, '  '))}\n`);
 }
 
 /**
@@ -259,14 +260,23 @@ async function runInSession(run: FlowRun, signal: AbortSignal): Promise<number> 
  * @throws {PlaygroundError} for a resumed run that is not paused or whose file was altered
  */
 function openCycle(run: FlowRun, provider: ChatProvider): LlmCycle {
-  const { flow, settings, secret } = run;
+  const { flow, settings, secret, timeline, json } = run;
   const { resume } = settings;
+  const retry = retryNotices(
+    {
+      line: (text) => timeline.line(text),
+      ...(json === undefined ? {} : { record: (record) => json.write(record) }),
+    },
+    settings.terminal.colors,
+    settings.model.kind === 'remote' ? settings.model.idleTimeoutMs : undefined,
+  );
   const cycle = restore(
     resume?.path,
     () =>
       new LlmCycle({
         provider,
         model: settings.model.kind === 'remote' ? settings.model.model : 'scripted',
+        retry,
         ...(resume === undefined ? { systemPrompt } : { state: resume.state }),
         ...(secret === undefined ? {} : { stateSecret: secret }),
         ...(flow.maxTurns === undefined ? {} : { maxTurns: flow.maxTurns }),
@@ -320,9 +330,8 @@ function announce(
   const serverText = servers
     .map((server) => ` · ${server.name} (MCP, pid ${server.pid ?? '?'}): ${server.tools} tools`)
     .join('');
-  terminal.out.write(
-    `${c.dim(`tools: ${builtins} built-in${serverText} · policy: ${describePolicy(policy)}`)}\n`,
-  );
+  const tools = `tools: ${builtins} built-in${serverText} · policy: ${describePolicy(policy)}`;
+  terminal.out.write(`${c.dim(wrap(tools, terminal.columns, '  '))}\n`);
   if (flow.note !== undefined) terminal.out.write(`${c.yellow(flow.note)}\n`);
   if (settings.resume === undefined) {
     terminal.out.write(`\n${c.bold(c.cyan('you'))} ${c.dim('›')} ${prompt}\n`);

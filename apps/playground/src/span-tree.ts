@@ -1,4 +1,4 @@
-import type { Colors } from './terminal.js';
+import { type Colors, ellipsize } from './terminal.js';
 
 /** What the tree shows of a finished span (the SDK's `ReadableSpan`, reduced). */
 export interface SpanRecord {
@@ -41,12 +41,6 @@ export function formatDuration(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** `text` cut to `width` columns with `…` (code points; the tree uses no wide characters). */
-function cutToWidth(text: string, width: number): string {
-  const characters = [...text];
-  return characters.length <= width ? text : `${characters.slice(0, width - 1).join('')}…`;
-}
-
 /**
  * The spans as trees, one per trace, children in start order: each line the tree's branches,
  * the span's name, its duration and its key attributes, cut to `width` columns. Spans whose
@@ -67,7 +61,7 @@ export function renderSpanTree(spans: readonly SpanRecord[], c: Colors, width: n
   const walk = (span: SpanRecord, prefix: string, branch: string, depth: number): void => {
     const head = `${prefix}${branch}`;
     const duration = formatDuration(span.durationMs);
-    const plain = cutToWidth(
+    const plain = ellipsize(
       `${head}${span.name}  ${duration}  ${keyAttributes(span).join(' ')}`.trimEnd(),
       width,
     );
@@ -83,7 +77,7 @@ export function renderSpanTree(spans: readonly SpanRecord[], c: Colors, width: n
     });
   };
   for (const root of children.get(undefined) ?? []) {
-    lines.push(c.dim(cutToWidth(`trace ${root.traceId}`, width)));
+    lines.push(c.dim(ellipsize(`trace ${root.traceId}`, width)));
     walk(root, '', '', 0);
   }
   return lines.join('\n');

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import picocolors from 'picocolors';
+import stringWidth from 'string-width';
 
 /** The colour functions the renderer uses (picocolors' shape; identity functions when plain). */
 export type Colors = ReturnType<typeof picocolors.createColors>;
@@ -56,39 +57,70 @@ function columnsOf(value: string | undefined): number {
   return Number.isInteger(columns) && columns >= 40 ? columns : 80;
 }
 
-/** `text` in at most `width` characters (at least 1), ending in `…` when cut. Never throws. */
+/** How many terminal columns `text` takes (CJK and most emoji take two; colour codes none). */
+export function displayWidth(text: string): number {
+  return stringWidth(text);
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The longest start of `text` that fits in `width` columns, never splitting a character. */
+function fitStart(text: string, width: number): { text: string; rest: number } {
+  let kept = '';
+  let used = 0;
+  let rest = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const columns = stringWidth(segment);
+    if (rest > 0 || used + columns > width) {
+      rest++;
+      continue;
+    }
+    kept += segment;
+    used += columns;
+  }
+  return { text: kept, rest };
+}
+
+/** `text` in at most `width` columns (at least 1), ending in `…` when cut. Never throws. */
 export function ellipsize(text: string, width: number): string {
   const room = Math.max(1, width);
-  return text.length <= room ? text : `${text.slice(0, room - 1)}…`;
+  return stringWidth(text) <= room ? text : `${fitStart(text, room - 1).text}…`;
+}
+
+/** `text` padded with spaces to `width` columns (as is when it is wider). Never throws. */
+export function padToWidth(text: string, width: number): string {
+  return `${text}${' '.repeat(Math.max(0, width - stringWidth(text)))}`;
 }
 
 /**
- * `text` broken into lines of at most `width` characters at spaces (a word longer than a line
+ * `text` broken into lines of at most `width` columns at spaces (a word longer than a line
  * is cut with `ellipsize`), every line after the first starting with `indent`. Never throws.
  */
 export function wrap(text: string, width: number, indent = ''): string {
   const lines: string[] = [];
+  const indentWidth = stringWidth(indent);
   let line = '';
   for (const word of text.split(' ')) {
-    const room = width - (lines.length === 0 ? 0 : indent.length);
-    if (line !== '' && line.length + 1 + word.length > room) {
+    const room = width - (lines.length === 0 ? 0 : indentWidth);
+    if (line !== '' && stringWidth(line) + 1 + stringWidth(word) > room) {
       lines.push(line);
       line = '';
     }
-    line = line === '' ? ellipsize(word, width - indent.length) : `${line} ${word}`;
+    line = line === '' ? ellipsize(word, width - indentWidth) : `${line} ${word}`;
   }
   lines.push(line);
   return lines.map((part, index) => (index === 0 ? part : `${indent}${part}`)).join('\n');
 }
 
 /**
- * Cuts `text` to `max` characters for display, saying how much was left out. Never throws.
+ * Cuts `text` to `max` columns for display, saying how many characters were left out. Never
+ * throws.
  */
 export function cut(text: string, max: number): string {
   const flat = text.replace(/\s*\n\s*/g, ' ⏎ ');
-  if (flat.length <= max) return flat;
-  const kept = Math.max(1, max - 16);
-  return `${flat.slice(0, kept)}… (+${flat.length - kept} chars)`;
+  if (stringWidth(flat) <= max) return flat;
+  const kept = fitStart(flat, Math.max(1, max - 16));
+  return `${kept.text}… (+${kept.rest} chars)`;
 }
 
 /** A duration for people: `850 ms`, `2.4 s`, `1 min 05 s`. Never throws. */

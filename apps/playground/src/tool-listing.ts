@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@agcore/tools-core';
 import type { PlaygroundSession } from './session.js';
-import { type Colors, ellipsize } from './terminal.js';
+import { type Colors, displayWidth, ellipsize, padToWidth } from './terminal.js';
 
 /** One tool as `tools` shows it. */
 export interface ToolListing {
@@ -81,8 +81,8 @@ export function renderToolTable(
   colors: Colors,
   columns: number,
 ): string {
-  const nameWidth = Math.max(4, ...tools.map((tool) => tool.name.length));
-  const lines = [colors.bold(`${'tool'.padEnd(nameWidth)}  policy   source`)];
+  const nameWidth = Math.max(4, ...tools.map((tool) => displayWidth(tool.name)));
+  const lines = [colors.bold(`${padToWidth('tool', nameWidth)}  policy   source`)];
   const dimmed = colors.dim('permissions · arguments');
   lines.push(`  ${dimmed}`);
   for (const tool of tools) {
@@ -90,7 +90,7 @@ export function renderToolTable(
     const from = tool.permissionsFrom === 'declared' ? '' : ` (${tool.permissionsFrom})`;
     const verdict = tool.allowed ? colors.green('allowed') : colors.red('refused');
     const source = ellipsize(tool.source, columns - nameWidth - 11);
-    lines.push(`${tool.name.padEnd(nameWidth)}  ${verdict}  ${source}`);
+    lines.push(`${padToWidth(tool.name, nameWidth)}  ${verdict}  ${source}`);
     const details = `${permissions}${from} · ${tool.parameters}`;
     lines.push(colors.dim(`  ${ellipsize(details, columns - 2)}`));
   }

@@ -13,7 +13,7 @@ describe('scripted flows (plain text)', () => {
     expect(out).not.toMatch(ansi); // piped: no colour codes
     expect(out).toContain('flow tour');
     expect(out).toMatch(
-      /model: scripted \(ScriptedProvider.*for a real model: --base-url URL --model NAME/,
+      /model: scripted \(ScriptedProvider.*for a real model:\s+--base-url URL --model NAME/,
     );
     expect(out).toMatch(/everything \(MCP, pid \d+\): \d+ tools/);
     expect(out).toContain('→ get_weather {"city":"Beijing"}');

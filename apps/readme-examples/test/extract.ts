@@ -11,6 +11,11 @@ export interface Example {
   readonly language: 'ts' | 'js';
   /** The code, continuation blocks appended. */
   readonly code: string;
+  /**
+   * The first block alone, when blocks continue it: what a reader copies from the top of the
+   * README, which must run to its end by itself too.
+   */
+  readonly firstBlock?: string;
   /** Why the example is not run, when its README says so (`<!-- not run: reason -->`). */
   readonly notRun?: string;
 }
@@ -75,7 +80,11 @@ export function extractExamples(root: string, readme: string): Example[] {
     const code = body.join('\n');
     const previous = examples.at(-1);
     if (marker !== undefined && continues.test(marker) && previous !== undefined) {
-      examples[examples.length - 1] = { ...previous, code: `${previous.code}\n\n${code}` };
+      examples[examples.length - 1] = {
+        ...previous,
+        code: `${previous.code}\n\n${code}`,
+        firstBlock: previous.firstBlock ?? previous.code,
+      };
     } else {
       const reason = marker === undefined ? undefined : notRun.exec(marker)?.[1];
       examples.push({

@@ -37,6 +37,37 @@ const files = examples.map((example, index) => {
   writeFileSync(file, `${example.code}\nexport {};\n`);
   return file;
 });
+// The first block of an example that other blocks continue, as a module of its own.
+const firstBlocks = examples.map((example, index) => {
+  if (example.firstBlock === undefined) return undefined;
+  const file = fileOf(example, index).replace(/\.(mts|mjs)$/, '-alone.$1');
+  writeFileSync(file, `${example.firstBlock}\nexport {};\n`);
+  return file;
+});
+
+/** Runs a module as a user would (tsx, offline, keyless); throws with its output unless it exits 0. */
+function run(file: string, title: string, timeout: number): void {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', file], {
+    encoding: 'utf8',
+    cwd: runDir,
+    timeout,
+    // Offline and keyless, as on a fresh machine: no endpoint from the environment.
+    env: {
+      ...process.env,
+      OPENAI_BASE_URL: '',
+      OPENAI_API_KEY: '',
+      AGCORE_MODEL: '',
+      NO_COLOR: '1',
+    },
+  });
+  if (result.status !== 0) {
+    const how =
+      result.signal === 'SIGTERM'
+        ? `still running after ${timeout} ms`
+        : `exit ${result.status ?? result.signal}`;
+    throw new Error(`${title}: ${how}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+  }
+}
 
 describe('README examples', () => {
   it('finds the examples, and every one kept out says why', () => {
@@ -50,6 +81,10 @@ describe('README examples', () => {
       const example = examples[index];
       return example?.language === 'ts' && example.notRun === undefined;
     });
+    const alone = firstBlocks.filter((file, index) => {
+      const example = examples[index];
+      return file !== undefined && example?.language === 'ts' && example.notRun === undefined;
+    }) as string[];
     const tsconfig = path.join(runDir, 'tsconfig.json');
     writeFileSync(
       tsconfig,
@@ -61,7 +96,7 @@ describe('README examples', () => {
           moduleResolution: 'NodeNext',
           target: 'ES2022',
         },
-        files: checked.map((file) => path.basename(file)),
+        files: [...checked, ...alone].map((file) => path.basename(file)),
       }),
     );
     const result = spawnSync(bin('tsc'), ['-p', tsconfig], { encoding: 'utf8', cwd: runDir });
@@ -75,26 +110,12 @@ describe('README examples', () => {
       it.skip(`${title} (not run: ${example.notRun})`, () => {});
       continue;
     }
-    it(title, () => {
-      const file = files[index] as string;
-      const result = spawnSync(process.execPath, ['--import', 'tsx', file], {
-        encoding: 'utf8',
-        cwd: runDir,
-        timeout: 90_000,
-        // Offline and keyless, as on a fresh machine: no endpoint from the environment.
-        env: {
-          ...process.env,
-          OPENAI_BASE_URL: '',
-          OPENAI_API_KEY: '',
-          AGCORE_MODEL: '',
-          NO_COLOR: '1',
-        },
-      });
-      if (result.status !== 0) {
-        throw new Error(
-          `${title}: exit ${result.status ?? result.signal}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
-        );
-      }
-    });
+    it(title, () => run(files[index] as string, title, 90_000));
+    const alone = firstBlocks[index];
+    if (alone !== undefined) {
+      // Its first block copied alone must end too (not wait on a server the next block closes).
+      const aloneTitle = `${example.readme}:${example.line} runs alone, without the blocks that continue it`;
+      it(aloneTitle, () => run(alone, aloneTitle, 30_000));
+    }
   }
 });

@@ -6,8 +6,9 @@ import {
   ToolError,
 } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
+import { untilAborted } from './abortable.js';
 import { LlmError } from './llm-error.js';
-import type { LoopGuard } from './loop-guard.js';
+import type { LoopGuard, LoopVerdict } from './loop-guard.js';
 import type { PreparedCall, ToolTurn } from './tool-step.js';
 
 /** A call the approval policy decides on. */
@@ -36,8 +37,12 @@ export interface PlanContext {
   readonly policy: ApprovalPolicy | undefined;
   readonly guard: LoopGuard;
   readonly sessionId: string;
+  /** The run's id: the check gets `${runId}:${callId}` as `context.idempotencyKey`. */
+  readonly runId: string;
   readonly traceId: string;
   readonly signal: AbortSignal;
+  /** The time limit of a tool call (`toolTimeoutMs`); a `needsApproval` function gets as long. */
+  readonly timeoutMs: number;
 }
 
 /** What becomes of each call of a turn: run now, answered without running, or waiting. */
@@ -50,9 +55,10 @@ export interface TurnPlan {
 }
 
 /**
- * Decides the calls of a fresh turn, in call order: the loop guard first (a refused call is
- * answered `loop_detected`), then — only for calls that involve approval (a policy is set, or
- * the tool has `needsApproval`) — the registry's checks (a call that could not run is answered
+ * Decides the calls of a fresh turn, in call order: the loop guard first (identical calls of
+ * the turn count once, a fan-out is no loop; a refused call is answered `loop_detected`), then
+ * — only for calls that involve approval (a policy is set, or the tool has `needsApproval`) —
+ * the registry's checks (a call that could not run is answered
  * with the registry's error, no person is asked), the tool's `needsApproval`, then the policy.
  * Synchronous when no call involves approval (the common case costs no asynchronous step).
  * @throws {LlmError} `callback_failed` when the policy throws or returns something that is not
@@ -61,10 +67,13 @@ export interface TurnPlan {
 export function planTurn(turn: ToolTurn, context: PlanContext): TurnPlan | Promise<TurnPlan> {
   const plan: TurnPlan = { run: [], answers: new Map(), ask: [] };
   const later: number[] = [];
+  const verdicts = context.guard.admitTurn(
+    turn.calls.map((entry) => ({ toolName: entry.call.function.name, input: entry.input })),
+  );
   for (let position = 0; position < turn.calls.length; position++) {
     const entry = turn.calls[position] as PreparedCall;
     const name = entry.call.function.name;
-    const loop = context.guard.admit(name, entry.input);
+    const loop = verdicts[position] as LoopVerdict;
     if (loop !== 'run') {
       plan.answers.set(position, context.guard.refusal(name));
       if (loop === 'stop') plan.loopStop ??= name;
@@ -129,17 +138,23 @@ async function decide(
   return plan;
 }
 
-/** The tool's own `needsApproval` for a call, or the error that answers the call when it fails. */
+/**
+ * The tool's own `needsApproval` for a call, or the error that answers the call when it fails:
+ * it throws, returns what is not a boolean, or does not settle within the call's time limit
+ * (`timeout`, as a tool that overran; its `context.signal` aborts then).
+ */
 async function ownVerdict(
   tool: AnyTool,
   entry: PreparedCall,
   context: PlanContext,
 ): Promise<boolean | ToolError> {
   const name = entry.call.function.name;
+  let clock: CheckClock | undefined;
   try {
     const needs: unknown = tool.needsApproval;
     if (typeof needs !== 'function') return needs === true;
-    const verdict: unknown = await untilAborted(
+    clock = new CheckClock(name, context);
+    const verdict: unknown = await clock.bound(
       (needs as (args: unknown, context: unknown) => unknown).call(
         tool,
         entry.input,
@@ -147,10 +162,11 @@ async function ownVerdict(
           sessionId: context.sessionId,
           traceId: context.traceId,
           toolCallId: entry.call.id,
-          signal: context.signal,
+          idempotencyKey: `${context.runId}:${entry.call.id}`,
+          signal: clock.signal,
+          ...(clock.deadline === undefined ? {} : { deadline: clock.deadline }),
         }),
       ),
-      context.signal,
     );
     if (typeof verdict === 'boolean') return verdict;
     return new ToolError(
@@ -166,6 +182,62 @@ async function ownVerdict(
       `Tool '${name}' could not tell whether this call needs approval (${describeThrown(error)}). The call was not run.`,
       { toolName: name, cause: error },
     );
+  } finally {
+    clock?.release();
+  }
+}
+
+/** Longest delay `setTimeout` keeps (a longer one fires at once): beyond it, no timer. */
+const maxTimerMs = 2_147_483_647;
+
+/**
+ * The clock of one `needsApproval` check: the call's time limit, and a signal that aborts when
+ * the submit's does or the time runs out (with the `timeout` ToolError that answers the call).
+ */
+class CheckClock {
+  readonly #controller = new AbortController();
+  readonly #parent: AbortSignal;
+  readonly #onAbort = (): void => this.#controller.abort(this.#parent.reason);
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly deadline: number | undefined;
+  readonly #expired: Promise<never> | undefined;
+
+  constructor(name: string, context: PlanContext) {
+    this.#parent = context.signal;
+    this.#parent.addEventListener('abort', this.#onAbort, { once: true });
+    const limit = context.timeoutMs;
+    if (!(limit <= maxTimerMs)) return;
+    this.deadline = Date.now() + limit;
+    let expire: (error: ToolError) => void = () => {};
+    this.#expired = new Promise<never>((_, reject) => {
+      expire = reject;
+    });
+    this.#timer = setTimeout(() => {
+      const error = new ToolError(
+        'timeout',
+        `Tool '${name}' did not say within ${limit} ms whether this call needs approval (its needsApproval did not settle), so the call was not run. Make needsApproval answer faster, or raise toolTimeoutMs.`,
+        { toolName: name },
+      );
+      this.#controller.abort(error);
+      expire(error);
+    }, limit);
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** `value`, or the submit's abort reason, or the `timeout` error: whichever comes first. */
+  bound<T>(value: T | PromiseLike<T>): Promise<T> {
+    const answer = untilAborted(value, this.#parent);
+    return this.#expired === undefined ? answer : Promise.race([answer, this.#expired]);
+  }
+
+  release(): void {
+    clearTimeout(this.#timer);
+    this.#parent.removeEventListener('abort', this.#onAbort);
+    // A late rejection of the race's loser must not be reported as unhandled.
+    this.#expired?.catch(() => {});
   }
 }
 
@@ -222,28 +294,4 @@ export function denied(toolName: string, reason: string): ToolError {
       toolName,
     },
   );
-}
-
-/**
- * `promise`, or a rejection with the signal's reason as soon as `signal` aborts (a policy that
- * waits for a person must not hold a cancelled submit).
- */
-function untilAborted<T>(value: T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  // Adopts any thenable; a throwing `then` getter becomes a rejection.
-  const promise = Promise.resolve(value);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (result) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,30 +1,13 @@
 import type { JsonValue, ToolDefinition } from '@agcore/tools-core';
 import type { AssistantMessage, ChatMessage } from './messages.js';
-import type { Interruption } from './run-state.js';
 import type {
   AssistantReasoningDeltaEvent,
   AssistantTextDeltaEvent,
   ToolCallDeltaEvent,
 } from './stream-events.js';
+import type { FinishReason, Interruption, Usage } from './types.js';
 
-/**
- * Why the model stopped, as the Chat Completions API says it (`stop`, `length`, `tool_calls`,
- * `content_filter`, ...). Servers that send none give `unknown`.
- */
-export type FinishReason =
-  | 'stop'
-  | 'length'
-  | 'tool_calls'
-  | 'content_filter'
-  | 'unknown'
-  | (string & {});
-
-/** Token use of one request (or, from `LlmCycle.usage()`, of many). */
-export interface Usage {
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly totalTokens: number;
-}
+export type { FinishReason, Usage } from './types.js';
 
 /** One request to a chat model. */
 export interface ChatRequest {

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '@agcore/tools-core';
+import { describeThrown, type ToolDefinition } from '@agcore/tools-core';
 import { LlmError } from './llm-error.js';
 import type { ChatMessage } from './messages.js';
 
@@ -159,7 +159,7 @@ export interface ResolvedCompaction {
 /**
  * The history compacted to fit the budget left by the system prompt and the tool definitions,
  * or `undefined` when it already fits.
- * @throws {LlmError} `compaction_failed` when the strategy throws, returns no array or breaks a
+ * @throws {LlmError} `compaction_failed` when the strategy or the estimator throws, the strategy returns no array or breaks a
  * tool-call pair; whatever the strategy threw when `signal` aborted
  */
 export async function compactHistory(
@@ -169,11 +169,11 @@ export async function compactHistory(
   compaction: ResolvedCompaction,
   signal: AbortSignal,
 ): Promise<ChatMessage[] | undefined> {
-  const systemTokens = system === undefined ? 0 : compaction.estimate([system]);
-  const budget = compaction.maxTokens - systemTokens - definitionTokens;
-  if (compaction.estimate(history) <= budget) return undefined;
   let result: readonly ChatMessage[];
   try {
+    const systemTokens = system === undefined ? 0 : compaction.estimate([system]);
+    const budget = compaction.maxTokens - systemTokens - definitionTokens;
+    if (compaction.estimate(history) <= budget) return undefined;
     result = await compaction.strategy({
       messages: history.slice(),
       maxTokens: budget,
@@ -184,7 +184,7 @@ export async function compactHistory(
     if (signal.aborted) throw error;
     throw new LlmError(
       'compaction_failed',
-      `The compaction strategy failed: ${error instanceof Error ? error.message : String(error)}`,
+      `The compaction strategy (or its token estimator) failed: ${describeThrown(error)}`,
       { cause: error },
     );
   }

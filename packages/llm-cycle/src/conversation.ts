@@ -3,10 +3,17 @@ import type { ToolRegistry } from '@agcore/tools-registry';
 import type { ChatResponse, Usage } from './chat-provider.js';
 import { LlmError } from './llm-error.js';
 import type { ChatMessage, SystemMessage } from './messages.js';
-import { interruptionsOf, pendingRunOf, restoreTurn, stateOf } from './paused-run.js';
+import {
+  interruptionsOf,
+  pendingRunOf,
+  type RunIdentity,
+  restoreTurn,
+  stateOf,
+} from './paused-run.js';
 import { readDecisions } from './resume-decisions.js';
 import { addUsage, RunCounters } from './run-counters.js';
 import type { Interruption, PendingRun, RunState } from './run-state.js';
+import type { RunOrigin } from './run-store.js';
 import type { Round } from './tool-round.js';
 import type { ToolTurn } from './tool-step.js';
 
@@ -20,17 +27,47 @@ export class Conversation {
   history: ChatMessage[];
   #usage: Usage;
   #paused: PendingRun | undefined;
+  #run: RunOrigin;
 
-  /** A conversation starting from `history` (and, restored from a state, its usage and paused run). */
+  /**
+   * A conversation starting from `history` (and, restored from a state, its usage and paused
+   * run), its run identity as `run` says.
+   */
   constructor(
     readonly system: SystemMessage | undefined,
     history: ChatMessage[],
     usage: Usage,
     paused: PendingRun | undefined,
+    run: RunOrigin,
   ) {
     this.history = history;
     this.#usage = usage;
     this.#paused = paused;
+    this.#run = { ...run };
+  }
+
+  /** The id of the current (or last) run. */
+  get runId(): string {
+    return this.#run.runId;
+  }
+
+  /** The current run's resume epoch: what the next resume claims. */
+  get epoch(): number {
+    return this.#run.epoch;
+  }
+
+  /** Starts a run for a fresh submit: the id not used yet, else a new random one, epoch 0. */
+  startRun(): string {
+    const run = this.#run;
+    this.#run = run.used
+      ? { runId: globalThis.crypto.randomUUID(), epoch: 0, used: true }
+      : { ...run, used: true };
+    return this.#run.runId;
+  }
+
+  /** The resume of epoch `epoch` was granted: the run goes on in the next epoch. */
+  claimed(epoch: number): void {
+    this.#run = { ...this.#run, epoch: epoch + 1 };
   }
 
   /** The history as the next request sends it: the system prompt first. A copy. */
@@ -60,7 +97,8 @@ export class Conversation {
 
   /** The conversation as a run state. */
   state(sessionId: string, secret: string | Uint8Array | undefined): RunState {
-    return stateOf(sessionId, this.messages(), this.#usage, this.#paused, secret);
+    const identity: RunIdentity = { sessionId, runId: this.#run.runId, epoch: this.#run.epoch };
+    return stateOf(identity, this.messages(), this.#usage, this.#paused, secret);
   }
 
   /** Puts a turn whose calls all have their answer into the history; nothing is paused any more. */
@@ -106,7 +144,7 @@ export class Conversation {
     const response = paused.response;
     return {
       round: { ...plan, registry, turn, response, ask: [], fresh: false },
-      run: new RunCounters(maxRepeats, paused),
+      run: new RunCounters(maxRepeats, this.#run.runId, paused),
     };
   }
 

@@ -13,6 +13,7 @@ import { type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } fro
 import { zeroUsage } from './run-counters.js';
 import type { PendingRun, RunState } from './run-state.js';
 import { checkRunState } from './run-state-check.js';
+import { processRunStore, type RunOrigin, type RunStore } from './run-store.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { LlmTracingOptions } from './tracing.js';
 
@@ -40,6 +41,20 @@ export interface LlmCycleOptions {
   readonly onUnknownTool?: 'fail' | 'return_to_model';
   /** The session id given to tools in `context.sessionId` (default a random UUID). */
   readonly sessionId?: string;
+  /**
+   * The id of the cycle's first run (default a random UUID; each later fresh submit starts a run
+   * with a new one). A run is a submit and its resumes: its tools get `${runId}:${callId}` as
+   * `context.idempotencyKey`. With a paused `state`, it must be the state's (or left out); with
+   * a state at rest, it names the next run.
+   */
+  readonly runId?: string;
+  /**
+   * Where resumes are claimed: a resume claims `(runId, epoch)` before it runs anything, and a
+   * refused claim is `LlmError` `state_conflict` (nothing runs). Default: one `MemoryRunStore`
+   * for the whole process; a store shared by processes extends "at most once per claim" across
+   * them. See the README.
+   */
+  readonly runStore?: RunStore;
   /** Extra request body fields (temperature, max_tokens, tool_choice, ...), sent with every request. */
   readonly parameters?: Readonly<Record<string, JsonValue>>;
   /**
@@ -65,9 +80,11 @@ export interface LlmCycleOptions {
    */
   readonly stateSecret?: string | Uint8Array;
   /**
-   * The same tool called with the same canonical arguments more than `maxRepeats` times in one
-   * run is not run again (the model is told, `loop_detected`); if the model still insists, the
-   * submit ends with `LlmError` `loop_detected`. Default `{ maxRepeats: 3 }`; `false`: off.
+   * The same tool called with the same canonical arguments in more than `maxRepeats` turns of
+   * one run is not run again (the model is told, `loop_detected`); if the model still insists in
+   * the next turn, the submit ends with `LlmError` `loop_detected`. Identical calls in one
+   * response are a fan-out and count once, so no submit ends on its first response. Default
+   * `{ maxRepeats: 3 }`; `false`: off.
    */
   readonly loopDetection?: LoopDetectionOptions | false;
   /** Ends the tool loop gracefully after a tool turn when a condition holds (the response carries `stopReason`). */
@@ -111,6 +128,9 @@ export interface ResolvedCycleOptions {
   readonly returnUnknownTool: boolean;
   readonly parameters: Readonly<Record<string, JsonValue>> | undefined;
   readonly sessionId: string;
+  /** The run the cycle starts with. */
+  readonly run: RunOrigin;
+  readonly runStore: RunStore;
   readonly usage: Usage;
   readonly pending: PendingRun | undefined;
   readonly approval: ApprovalPolicy | undefined;
@@ -126,7 +146,8 @@ export interface ResolvedCycleOptions {
  * Checks `options` and fills in the defaults.
  * @throws {RangeError} for a number option out of range, a `stateSecret` under 32 bytes
  * @throws {TypeError} when `messages` starts with a system message other than `systemPrompt`,
- * `state` comes with `messages` or another `sessionId`, or a callback option is not a function
+ * `state` comes with `messages`, another `sessionId` or (paused) another `runId`, a callback
+ * option is not a function, `runId` is not a non-empty string, `runStore` has no `claim`
  * @throws {LlmError} `state_mismatch` for a `state` that is refused
  */
 export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOptions {
@@ -171,6 +192,8 @@ export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOpti
     returnUnknownTool: options.onUnknownTool === 'return_to_model',
     parameters: options.parameters,
     sessionId: state?.sessionId ?? options.sessionId ?? globalThis.crypto.randomUUID(),
+    run: startingRun(options.runId, state),
+    runStore: resolveRunStore(options.runStore),
     usage: state?.usage ?? zeroUsage,
     pending: state?.pending ?? undefined,
     approval: callback('approval', options.approval),
@@ -224,6 +247,38 @@ function restoredState(
     );
   }
   return state;
+}
+
+/** The run a cycle starts with: a state's paused run, the given id, or a new one. */
+function startingRun(given: unknown, state: RunState | undefined): RunOrigin {
+  if (given !== undefined && (typeof given !== 'string' || given === '')) {
+    throw new TypeError(
+      `LlmCycle: runId must be a non-empty string, got ${given === '' ? 'an empty string' : typeof given}.`,
+    );
+  }
+  if (state !== undefined && (state.pending !== null || given === undefined)) {
+    if (given !== undefined && given !== state.runId) {
+      throw new TypeError(
+        `LlmCycle: \`runId\` (${given}) differs from the paused run's (${state.runId}); leave it out to go on with the state's run.`,
+      );
+    }
+    return { runId: state.runId, epoch: state.epoch, used: true };
+  }
+  return { runId: given ?? globalThis.crypto.randomUUID(), epoch: 0, used: false };
+}
+
+function resolveRunStore(store: RunStore | undefined): RunStore {
+  if (store === undefined) return processRunStore();
+  let claim: unknown;
+  try {
+    claim = typeof store === 'object' && store !== null ? store.claim : undefined;
+  } catch {
+    claim = undefined; // A throwing getter: no usable claim method.
+  }
+  if (typeof claim !== 'function') {
+    throw new TypeError('LlmCycle: runStore must be an object with a claim(runId, epoch) method.');
+  }
+  return store;
 }
 
 function checkSecret(secret: unknown): string | Uint8Array | undefined {

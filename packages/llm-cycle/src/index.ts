@@ -47,6 +47,8 @@ export type {
   ResumeDecision,
   RunState,
 } from './run-state.js';
+export type { RunStore } from './run-store.js';
+export { MemoryRunStore } from './run-store.js';
 export type { RunProgress, StopCondition } from './stop-conditions.js';
 export { stopAfterTokens, stopAfterToolCalls, stopOnTool } from './stop-conditions.js';
 export type {

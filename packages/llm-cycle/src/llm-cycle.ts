@@ -1,3 +1,4 @@
+import { describeThrown } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import type { ChatRequest, ChatResponse, Usage } from './chat-provider.js';
 import { compactHistory } from './compaction.js';
@@ -15,6 +16,7 @@ import type { ChatMessage, ContentPart } from './messages.js';
 import type { ModelCall } from './model-request.js';
 import { addUsage, RunCounters } from './run-counters.js';
 import type { Interruption, ResumeDecision, RunState } from './run-state.js';
+import { claimResume } from './run-store.js';
 import type { StreamEvent } from './stream-events.js';
 import {
   cancelledError,
@@ -73,6 +75,7 @@ export class LlmCycle {
       resolved.history,
       resolved.usage,
       resolved.pending,
+      resolved.run,
     );
     this.sessionId = resolved.sessionId;
   }
@@ -248,16 +251,18 @@ export class LlmCycle {
     if (loading !== undefined) await loading;
     const submission = this.#begin(start, registry, emit, options);
     let failure: LlmError | undefined;
-    const run = start.resumed?.run ?? new RunCounters(this.#options.maxRepeats);
-    const rounds = new LoopRounds(
-      this.#options,
-      this.sessionId,
-      this.#conversation,
-      submission,
-      run,
-    );
+    const conversation = this.#conversation;
+    const run =
+      start.resumed?.run ?? new RunCounters(this.#options.maxRepeats, conversation.startRun());
+    const rounds = new LoopRounds(this.#options, this.sessionId, conversation, submission, run);
     let round = start.resumed?.round;
     try {
+      if (round !== undefined) {
+        const { epoch } = conversation;
+        const signal = submission.controller.signal;
+        await claimResume(this.#options.runStore, run.runId, epoch, signal);
+        conversation.claimed(epoch);
+      }
       for (;;) {
         if (round === undefined) {
           if (this.#options.compaction !== undefined) await this.#compact(submission);
@@ -378,11 +383,9 @@ export class LlmCycle {
   #failure(error: unknown, submission: Submission): LlmError {
     if (submission.controller.signal.aborted) return cancelledError(submission, error);
     if (LlmError.isInstance(error)) return error;
-    return new LlmError(
-      'provider_error',
-      `The chat provider failed: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    return new LlmError('provider_error', `The chat provider failed: ${describeThrown(error)}`, {
+      cause: error,
+    });
   }
 
   /** Ends a submit: a call that committed nothing leaves the history as it was. */

@@ -18,7 +18,8 @@ import type { ChatResponse } from './chat-provider.js';
  * | `provider_error` | a custom `ChatProvider` threw something that is not an `LlmError`; `cause` is what it threw | no |
  * | `state_mismatch` | a run state was refused (malformed, another version, pending calls altered, a bad HMAC), or there is no paused run to resume; nothing ran | no |
  * | `loop_detected` | the model kept making the same call (tool and canonical arguments) after being told it would not run again | no |
- * | `callback_failed` | a callback of the application (the approval policy, a stop condition) threw or returned something it may not; `cause` is what it threw | no |
+ * | `callback_failed` | a callback of the application (the approval policy, a stop condition, the run store's `claim`) threw or returned something it may not; `cause` is what it threw | no |
+ * | `state_conflict` | a resume whose `(runId, epoch)` the run store refused: the state was resumed already (here or in another cycle), or a later epoch of the run was; nothing ran | no |
  */
 export type LlmErrorCode =
   | 'http_error'
@@ -34,7 +35,8 @@ export type LlmErrorCode =
   | 'provider_error'
   | 'state_mismatch'
   | 'loop_detected'
-  | 'callback_failed';
+  | 'callback_failed'
+  | 'state_conflict';
 
 /** Every `LlmErrorCode`. */
 export const llmErrorCodes: readonly LlmErrorCode[] = Object.freeze([
@@ -52,6 +54,7 @@ export const llmErrorCodes: readonly LlmErrorCode[] = Object.freeze([
   'state_mismatch',
   'loop_detected',
   'callback_failed',
+  'state_conflict',
 ]);
 
 /** Options of the `LlmError` constructor. */
@@ -147,11 +150,12 @@ export class LlmError extends Error {
 
   /** Tells whether `value` is an `LlmError` from any copy of this package. Never throws. */
   static isInstance(value: unknown): value is LlmError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as { [brand]?: unknown })[brand] === true
-    );
+    if (typeof value !== 'object' || value === null) return false;
+    try {
+      return (value as { [brand]?: unknown })[brand] === true;
+    } catch {
+      return false; // A proxy whose `get` trap throws is no LlmError.
+    }
   }
 
   /** Makes `instanceof` hold across copies of the package; subclasses keep the usual rule. */

@@ -11,9 +11,12 @@ export interface LoopDetectionOptions {
 export type LoopVerdict = 'run' | 'refuse' | 'stop';
 
 /**
- * Counts the calls of one run (a submit and its resumes) by tool and canonical arguments. The
- * first `maxRepeats` of one call run; the next is refused with a recoverable `loop_detected`
- * tool message; one more after that means the model did not listen, and the run ends.
+ * Counts the calls of one run (a submit and its resumes) by tool and canonical arguments, once
+ * per turn: identical calls in one response are a fan-out (random draws, clocks, cursors held
+ * by the server) and share one verdict; a repeat is the same call made again in a later turn,
+ * after the model saw its answer. A call may come in `maxRepeats` turns; in the next it is
+ * refused with a recoverable `loop_detected` tool message; one more turn after that means the
+ * model did not listen, and the run ends. So no run ends on its first response.
  *
  * In memory a call is keyed by the canonical JSON of `[toolName, arguments]`; a run state holds
  * its SHA-256 instead (so a state does not copy every argument twice). The counts of a restored
@@ -31,11 +34,32 @@ export class LoopGuard {
     this.#restored = new Map(counts);
   }
 
-  /** Counts one call and says what to do with it. Never throws. */
-  admit(toolName: string, input: unknown): LoopVerdict {
-    const max = this.#maxRepeats;
-    if (max === undefined) return 'run';
-    const key = canonicalJson([toolName, input]);
+  /**
+   * Counts the calls of one turn (each distinct call once) and says what to do with each, in
+   * call order. Never throws.
+   */
+  admitTurn(
+    calls: readonly { readonly toolName: string; readonly input: unknown }[],
+  ): LoopVerdict[] {
+    if (this.#maxRepeats === undefined) return calls.map(() => 'run');
+    if (calls.length === 1) {
+      const only = calls[0] as (typeof calls)[number];
+      return [this.#admit(canonicalJson([only.toolName, only.input]))];
+    }
+    const seen = new Map<string, LoopVerdict>();
+    return calls.map(({ toolName, input }) => {
+      const key = canonicalJson([toolName, input]);
+      let verdict = seen.get(key);
+      if (verdict === undefined) {
+        verdict = this.#admit(key);
+        seen.set(key, verdict);
+      }
+      return verdict;
+    });
+  }
+
+  #admit(key: string): LoopVerdict {
+    const max = this.#maxRepeats as number;
     let count = this.#counts.get(key);
     if (count === undefined && this.#restored.size > 0) {
       const hash = sha256(key);

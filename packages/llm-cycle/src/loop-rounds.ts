@@ -42,8 +42,10 @@ export class LoopRounds {
       policy: this.options.approval,
       guard: run.guard,
       sessionId: this.sessionId,
+      runId: run.runId,
       traceId: submission.trace?.traceId ?? submission.traceId,
       signal: submission.controller.signal,
+      timeoutMs: this.options.toolTimeoutMs,
     };
     return planRound(response, context, this.options.maxToolResultBytes, (turn) =>
       this.#commit(turn),
@@ -114,6 +116,7 @@ export class LoopRounds {
     return {
       registry,
       sessionId: this.sessionId,
+      runId: this.run.runId,
       traceId: submission.trace?.traceId ?? submission.traceId,
       runInTrace: submission.trace?.runInContext,
       toolTimeoutMs: options.toolTimeoutMs,

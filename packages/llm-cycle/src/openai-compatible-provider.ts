@@ -19,6 +19,7 @@ import { Exchange, type ExchangeLimits } from './http/exchange.js';
 import { httpError, isRedirect, redirected } from './http/http-error.js';
 import { sendPacer } from './http/send-pacer.js';
 import { LlmError } from './llm-error.js';
+import { followsDeepSeekRule, isDeepSeekModel } from './wire/dialects.js';
 import { requestBody, type SendReasoning } from './wire/request-body.js';
 
 /** Options of `createOpenAICompatibleProvider`. */
@@ -49,17 +50,24 @@ export interface OpenAICompatibleProviderOptions {
   readonly includeUsage?: boolean;
   /**
    * Which assistant messages go back with their `reasoning_content`: `never`, `tool-calls` (only
-   * those with tool calls: what DeepSeek's thinking mode requires) or `always`. Default
-   * `tool-calls` for DeepSeek (`deepseek: true`, or a base URL on deepseek.com), else `never`.
+   * those with tool calls: what DeepSeek's thinking mode requires) or `always`, whatever the
+   * server. Default: `tool-calls` where DeepSeek's rule applies (see `deepseek`), else `never`.
    */
   readonly sendReasoning?: SendReasoning;
-  /** The server is DeepSeek's API or follows its reasoning rule (default: from the base URL's host). */
+  /**
+   * The server is DeepSeek's API or follows its reasoning rule (`true`), or does not (`false`).
+   * Default: decided per request, `true` for a base URL on deepseek.com, else from the request's
+   * model (`deepseek-*`, also after a `provider/` prefix) and from what the server answered to
+   * that model before (a DeepSeek model name, `reasoning_content` on a tool-call message).
+   */
   readonly deepseek?: boolean;
 }
 
 const defaultIdleTimeoutMs = 60_000;
 const defaultWholeTimeoutMs = 600_000;
 const defaultMaxResponseBytes = 32 * 1024 * 1024;
+/** A bound on the models one provider remembers (a server could be sent a new name per request). */
+const maxLearnedModels = 256;
 
 /**
  * A `ChatProvider` speaking the OpenAI Chat Completions API over `fetch`: OpenAI, Azure OpenAI
@@ -84,7 +92,11 @@ class OpenAICompatibleProvider implements ChatProvider {
   readonly #timeoutMs: number | undefined;
   readonly #maxResponseBytes: number;
   readonly #includeUsage: boolean;
-  readonly #sendReasoning: SendReasoning;
+  readonly #sendReasoning: SendReasoning | undefined;
+  /** DeepSeek's rule on or off by option or host; `undefined`: decided per request. */
+  readonly #deepSeek: boolean | undefined;
+  /** The request models whose answers showed DeepSeek's rule (at most `maxLearnedModels`). */
+  readonly #deepSeekModels = new Set<string>();
 
   constructor(options: OpenAICompatibleProviderOptions) {
     this.#endpoint = resolveEndpoint(options);
@@ -94,9 +106,8 @@ class OpenAICompatibleProvider implements ChatProvider {
     this.#maxResponseBytes =
       positive(options.maxResponseBytes, 'maxResponseBytes') ?? defaultMaxResponseBytes;
     this.#includeUsage = options.includeUsage ?? true;
-    this.#sendReasoning =
-      options.sendReasoning ??
-      ((options.deepseek ?? this.#endpoint.deepSeek) ? 'tool-calls' : 'never');
+    this.#sendReasoning = options.sendReasoning;
+    this.#deepSeek = options.deepseek ?? (this.#endpoint.deepSeek ? true : undefined);
   }
 
   async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ChatResponse> {
@@ -109,6 +120,7 @@ class OpenAICompatibleProvider implements ChatProvider {
         const answer = parseJsonAnswer(await source.rest(), reading);
         // Read to its end: the connection is free on the next turn (see connection-release.ts).
         await nextTurn();
+        this.#learn(request.model, answer);
         return answer;
       }
       // An SSE answer to a non-streamed request (proxies that always stream): assembled.
@@ -120,6 +132,7 @@ class OpenAICompatibleProvider implements ChatProvider {
           if (last?.type === 'response') final = last.response;
         }
         await answer.release();
+        this.#learn(request.model, final as ChatResponse);
         return final as ChatResponse;
       } finally {
         answer.close();
@@ -152,8 +165,11 @@ class OpenAICompatibleProvider implements ChatProvider {
         response.body as ReadableStream<Uint8Array>,
         this.#reading(exchange, response),
       );
-      for (let batch = await answer.next(); batch !== undefined; batch = await answer.next())
+      for (let batch = await answer.next(); batch !== undefined; batch = await answer.next()) {
+        const last = batch[batch.length - 1];
+        if (last?.type === 'response') this.#learn(request.model, last.response);
         yield batch;
+      }
       // The next request of this conversation must find the connection back in the pool.
       await answer.release();
     } catch (error) {
@@ -217,7 +233,7 @@ class OpenAICompatibleProvider implements ChatProvider {
     const body = requestBody(request, {
       stream,
       includeUsage: this.#includeUsage,
-      sendReasoning: this.#sendReasoning,
+      sendReasoning: this.#sendReasoningFor(request.model),
     });
     return exchange.guard(
       this.#fetch(this.#endpoint.url, {
@@ -230,6 +246,21 @@ class OpenAICompatibleProvider implements ChatProvider {
         signal: exchange.signal,
       }),
     );
+  }
+
+  /** How reasoning goes back in a request to `model` (the rule of `wire/dialects.ts`). */
+  #sendReasoningFor(model: string): SendReasoning {
+    if (this.#sendReasoning !== undefined) return this.#sendReasoning;
+    const deepSeek = this.#deepSeek ?? (isDeepSeekModel(model) || this.#deepSeekModels.has(model));
+    return deepSeek ? 'tool-calls' : 'never';
+  }
+
+  /** Remembers that answers to `model` follow DeepSeek's rule, when `response` shows it. */
+  #learn(model: string, response: ChatResponse): void {
+    if (this.#deepSeek !== undefined || this.#deepSeekModels.has(model)) return;
+    if (!followsDeepSeekRule(response)) return;
+    if (this.#deepSeekModels.size >= maxLearnedModels) this.#deepSeekModels.clear();
+    this.#deepSeekModels.add(model);
   }
 
   /** The error as the caller sees it: mapped by the exchange, every secret taken out. */

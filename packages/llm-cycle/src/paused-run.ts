@@ -116,14 +116,30 @@ export function interruptionEvents(interruptions: readonly Interruption[]): Stre
   return events;
 }
 
+/** Who a state belongs to: the session, the run and the run's resume epoch. */
+export interface RunIdentity {
+  readonly sessionId: string;
+  readonly runId: string;
+  readonly epoch: number;
+}
+
 /** The state of a cycle at rest, plain JSON, with its HMAC when there is a secret. */
 export function stateOf(
-  sessionId: string,
+  identity: RunIdentity,
   messages: readonly ChatMessage[],
   usage: Usage,
   paused: PendingRun | undefined,
   secret: string | Uint8Array | undefined,
 ): RunState {
-  const state = plain({ version: 1 as const, sessionId, messages, usage, pending: paused ?? null });
+  const { sessionId, runId, epoch } = identity;
+  const state = plain({
+    version: 1 as const,
+    sessionId,
+    runId,
+    epoch,
+    messages,
+    usage,
+    pending: paused ?? null,
+  });
   return secret === undefined ? state : { ...state, mac: stateMac(state, secret) };
 }

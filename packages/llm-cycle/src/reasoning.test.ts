@@ -157,10 +157,13 @@ describe('reasoning in the loop', () => {
     fixture.server.fallback(undefined);
   });
 
-  it('without the DeepSeek rule (other hosts), reasoning is not sent back; sendReasoning says otherwise', async () => {
+  it('sendReasoning overrides the rule: never sends reasoning back, always sends it everywhere', async () => {
     fixture.server.fallback(deepSeekLike);
     const plain = new LlmCycle({
-      provider: createOpenAICompatibleProvider({ baseURL: fixture.server.baseURL }),
+      provider: createOpenAICompatibleProvider({
+        baseURL: fixture.server.baseURL,
+        sendReasoning: 'never',
+      }),
       model: 'm',
       retry: { maxRetries: 0 },
     });
@@ -179,6 +182,139 @@ describe('reasoning in the loop', () => {
       'It is noon.',
     );
     fixture.server.fallback(undefined);
+  });
+});
+
+type ReasoningField = 'reasoning_content' | 'reasoning';
+
+/** A tool-call answer naming `model`, its reasoning under `field`, streamed or whole. */
+function toolTurn(model: string, field: ReasoningField, streamed: boolean): ServerReply {
+  const call = { id: 'call_t', type: 'function', function: { name: 'get_time', arguments: '{}' } };
+  if (!streamed) {
+    return {
+      kind: 'json',
+      body: {
+        id: 'chatcmpl-gw',
+        model,
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: null, [field]: 'Thinking.', tool_calls: [call] },
+            finish_reason: 'tool_calls',
+          },
+        ],
+      },
+    };
+  }
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    sseEvent({ ...completionChunk('chatcmpl-gw', delta, finish), model });
+  return {
+    kind: 'sse',
+    writes: [
+      chunk({ role: 'assistant', content: null, [field]: 'Thinking.' }),
+      chunk({ tool_calls: [{ index: 0, ...call }] }),
+      chunk({}, 'tool_calls'),
+      sseDone,
+    ],
+  };
+}
+
+/** The answer after the tool turn. */
+function finalTurn(model: string, streamed: boolean): ServerReply {
+  if (!streamed) {
+    return {
+      kind: 'json',
+      body: {
+        id: 'chatcmpl-gw2',
+        model,
+        choices: [
+          { index: 0, message: { role: 'assistant', content: 'Noon.' }, finish_reason: 'stop' },
+        ],
+      },
+    };
+  }
+  return {
+    kind: 'sse',
+    writes: [
+      sseEvent({ ...completionChunk('chatcmpl-gw2', { content: 'Noon.' }, 'stop'), model }),
+      sseDone,
+    ],
+  };
+}
+
+async function askTime(cycle: LlmCycle, streamed: boolean): Promise<string | null> {
+  if (!streamed) return (await cycle.submitWithTools('Time?', registry)).message.content;
+  const stream = cycle.submitStreamWithTools('Time?', registry);
+  for (let step = await stream.next(); ; step = await stream.next())
+    if (step.done === true) return step.value.message.content;
+}
+
+/** The `reasoning_content` of the tool-call message in the follow-up request. */
+function reasoningSentBack(): unknown {
+  const body = fixture.server.requests[1]?.body as { messages: AssistantMessage[] } | undefined;
+  return body?.messages.find((message) => message.role === 'assistant')?.reasoning_content;
+}
+
+describe('DeepSeek behind a gateway (a base URL that is not deepseek.com)', () => {
+  const deepSeekBehindGateway: readonly [string, string, ReasoningField][] = [
+    // [the request's model, the response's model, the field the server sends reasoning in]
+    ['deepseek/deepseek-r1', 'deepseek/deepseek-r1', 'reasoning'], // LiteLLM
+    ['openrouter/deepseek/deepseek-chat-v3.1', 'deepseek/deepseek-chat-v3.1', 'reasoning'],
+    ['deepseek-ai/DeepSeek-V3.1', 'deepseek-ai/DeepSeek-V3.1', 'reasoning'], // vLLM
+    ['DEEPSEEK-REASONER', 'DEEPSEEK-REASONER', 'reasoning'],
+    ['company-reasoner', 'deepseek-reasoner', 'reasoning'], // a proxy's alias; the server says
+    ['company-reasoner', 'company-reasoner', 'reasoning_content'], // DeepSeek's own field
+  ];
+  for (const streamed of [false, true]) {
+    for (const [model, answered, field] of deepSeekBehindGateway) {
+      it(`${model} answered as ${answered} with ${field}: the tool turn's reasoning goes back (${streamed ? 'streamed' : 'whole'})`, async () => {
+        fixture.server
+          .requireReasoningContent()
+          .reply(toolTurn(answered, field, streamed), finalTurn(answered, streamed));
+        const cycle = new LlmCycle({
+          provider: createOpenAICompatibleProvider({ baseURL: fixture.server.baseURL }),
+          model,
+          retry: { maxRetries: 0 },
+        });
+        expect(await askTime(cycle, streamed)).toBe('Noon.');
+        expect(reasoningSentBack()).toBe('Thinking.');
+      });
+    }
+  }
+
+  for (const [model, field] of [
+    ['qwen3-32b', 'reasoning'],
+    ['my-deepseek-proxy', 'reasoning'],
+    ['gpt-oss-120b', 'reasoning'],
+  ] as const) {
+    it(`${model} with ${field} (not DeepSeek's rule): the reasoning stays out of later requests`, async () => {
+      fixture.server.reply(toolTurn(model, field, true), finalTurn(model, true));
+      const cycle = new LlmCycle({
+        provider: createOpenAICompatibleProvider({ baseURL: fixture.server.baseURL }),
+        model,
+      });
+      expect(await askTime(cycle, true)).toBe('Noon.');
+      expect(reasoningSentBack()).toBeUndefined();
+    });
+  }
+
+  it("sendReasoning: 'never' and deepseek: false override what the server says", async () => {
+    for (const options of [{ sendReasoning: 'never' as const }, { deepseek: false }]) {
+      fixture.server
+        .reset()
+        .requireReasoningContent()
+        .reply(toolTurn('deepseek-r1', 'reasoning_content', false));
+      const cycle = new LlmCycle({
+        provider: createOpenAICompatibleProvider({ baseURL: fixture.server.baseURL, ...options }),
+        model: 'deepseek/deepseek-r1',
+        retry: { maxRetries: 0 },
+      });
+      const error = await cycle
+        .submitWithTools('Time?', registry)
+        .catch((reason: unknown) => reason);
+      expect(LlmError.isInstance(error) && error.statusCode).toBe(400);
+      expect(reasoningSentBack()).toBeUndefined();
+    }
   });
 });
 

@@ -27,9 +27,12 @@ export class RunCounters {
   /** Token use of the requests. */
   usage: Usage = zeroUsage;
   readonly guard: LoopGuard;
+  /** The run's id (`RunState.runId`): tools get `${runId}:${callId}` as `context.idempotencyKey`. */
+  readonly runId: string;
 
   /** Fresh counters, or those of a paused run. */
-  constructor(maxRepeats: number | undefined, paused?: PendingRun) {
+  constructor(maxRepeats: number | undefined, runId: string, paused?: PendingRun) {
+    this.runId = runId;
     this.guard = new LoopGuard(maxRepeats, paused?.repeats);
     if (paused !== undefined) {
       this.turns = paused.turns;

@@ -28,7 +28,7 @@ export function checkRunState(given: unknown, secret: string | Uint8Array | unde
     const state = object(
       value,
       'the state',
-      ['version', 'sessionId', 'messages', 'usage', 'pending'],
+      ['version', 'sessionId', 'runId', 'epoch', 'messages', 'usage', 'pending'],
       ['mac'],
     );
     if (state.version !== 1) {
@@ -37,6 +37,8 @@ export function checkRunState(given: unknown, secret: string | Uint8Array | unde
       );
     }
     nonEmptyString(state.sessionId, 'sessionId');
+    nonEmptyString(state.runId, 'runId');
+    count(state.epoch, 'epoch', 0);
     messages(state.messages);
     usage(state.usage, 'usage');
     if (state.pending !== null) pending(state.pending);

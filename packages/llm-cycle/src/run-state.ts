@@ -1,20 +1,9 @@
 import type { JsonValue } from '@agcore/tools-core';
-import type { ChatResponse, Usage } from './chat-provider.js';
+import type { ChatResponse } from './chat-provider.js';
 import type { ChatMessage } from './messages.js';
+import type { Usage } from './types.js';
 
-/**
- * A call the paused run waits on: a person's approval (`approval`), or the answer to the
- * question a tool asked with `awaitInput` (`input`, with its `prompt`).
- */
-export interface Interruption {
-  readonly kind: 'approval' | 'input';
-  readonly callId: string;
-  readonly toolName: string;
-  /** The call's arguments, parsed: what the person decides about. */
-  readonly input: JsonValue;
-  /** The tool's question, for kind `input`. */
-  readonly prompt?: string;
-}
+export type { Interruption } from './types.js';
 
 /**
  * A decision on one pending call for `resume`: run it (`'approve'`, kind `approval`), answer
@@ -69,6 +58,17 @@ export interface RunState {
   readonly version: 1;
   /** The cycle's session id (what tools see in `context.sessionId`). */
   readonly sessionId: string;
+  /**
+   * The run's id: the paused run's, else the last run's (or, before any ran, the one the next
+   * submit uses). A run is a submit and its resumes; tools see `${runId}:${callId}` as
+   * `context.idempotencyKey`.
+   */
+  readonly runId: string;
+  /**
+   * The run's resume epoch: 0 until it is resumed, one more after each resume. A resume claims
+   * `(runId, epoch)` from the run store before it runs anything.
+   */
+  readonly epoch: number;
   /** The history, as `messages()` gives it (the system prompt first when there is one). */
   readonly messages: readonly ChatMessage[];
   /** The cycle's token use so far (`usage()`). */

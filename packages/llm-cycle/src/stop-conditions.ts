@@ -1,4 +1,4 @@
-import type { JsonValue } from '@agcore/tools-core';
+import { describeThrown, type JsonValue } from '@agcore/tools-core';
 import type { ChatResponse, Usage } from './chat-provider.js';
 import { LlmError } from './llm-error.js';
 
@@ -64,17 +64,27 @@ export function firstStop(
     try {
       verdict = condition(seen);
     } catch (error) {
-      throw failed(`threw: ${error instanceof Error ? error.message : String(error)}`, error);
+      throw failed(`threw: ${describeThrown(error)}`, error);
     }
     if (verdict === false) continue;
     if (verdict === true) return 'stopWhen';
     if (typeof verdict === 'string') return verdict === '' ? 'stopWhen' : verdict;
     throw failed(
-      `returned ${typeof verdict === 'object' && verdict !== null && 'then' in verdict ? 'a promise (stop conditions must be synchronous)' : String(verdict)}, not a boolean or a reason string`,
+      `returned ${isThenable(verdict) ? 'a promise (stop conditions must be synchronous)' : describeThrown(verdict)}, not a boolean or a reason string`,
       undefined,
     );
   }
   return undefined;
+}
+
+/** Whether `value` looks like a promise (read without letting a hostile object throw). */
+function isThenable(value: unknown): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  try {
+    return typeof (value as { then?: unknown }).then === 'function';
+  } catch {
+    return false;
+  }
 }
 
 function failed(what: string, cause: unknown): LlmError {

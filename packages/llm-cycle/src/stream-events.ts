@@ -1,5 +1,5 @@
 import type { JsonValue, ToolError, ToolProgress } from '@agcore/tools-core';
-import type { FinishReason, Usage } from './chat-provider.js';
+import type { FinishReason, Usage } from './types.js';
 
 /** A piece of the assistant's text, as it streams in. */
 export interface AssistantTextDeltaEvent {

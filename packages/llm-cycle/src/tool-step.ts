@@ -22,6 +22,8 @@ export type { PreparedCall } from './tool-verdict.js';
 /** What running the calls of a turn needs. */
 export interface ToolStepSettings extends VerdictSettings {
   readonly sessionId: string;
+  /** The run's id: each call gets `${runId}:${callId}` as `context.idempotencyKey`. */
+  readonly runId: string;
   readonly traceId: string;
   /** Runs each registry call with the submit's span active, when the submit is traced. */
   readonly runInTrace?: (<T>(body: () => T) => T) | undefined;
@@ -265,6 +267,7 @@ function invokeCall(
       sessionId: settings.sessionId,
       traceId: settings.traceId,
       toolCallId: call.id,
+      idempotencyKey: `${settings.runId}:${call.id}`,
       ...(input === undefined ? {} : { input }),
       ...(events === undefined
         ? {}

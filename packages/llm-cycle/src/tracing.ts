@@ -1,4 +1,10 @@
-import { isTracerProviderRegistered, optionalImport } from '@agcore/tools-core';
+import {
+  boundAttribute,
+  defaultMaxAttributeBytes,
+  describeThrown,
+  isTracerProviderRegistered,
+  optionalImport,
+} from '@agcore/tools-core';
 import type * as Otel from '@opentelemetry/api';
 import type { ChatResponse, Usage } from './chat-provider.js';
 import { LlmError } from './llm-error.js';
@@ -24,6 +30,14 @@ export interface LlmTracingOptions {
   readonly agentName?: string;
   /** `gen_ai.provider.name` (`openai`, `deepseek`, `groq`, ...); default `openai`, the wire format spoken. */
   readonly providerName?: string;
+  /**
+   * The most UTF-8 bytes of one string attribute (and of a span name, and an error's status
+   * message), default 16 KiB (`defaultMaxAttributeBytes` of `@agcore/tools-core`); a longer
+   * one is cut with the marker of a cut tool result, `…[truncated: N of M bytes cut]`. A
+   * message attribute cut so no longer parses as JSON: the marker says so. A value that is not
+   * a positive number means the default.
+   */
+  readonly maxAttributeBytes?: number;
 }
 
 /** What a submit's trace needs of the cycle. */
@@ -69,6 +83,7 @@ export class SubmitTrace {
   readonly #span: Otel.Span;
   readonly #context: Otel.Context;
   readonly #settings: TraceSettings;
+  readonly #maxBytes: number;
   #inputTokens = 0;
   #outputTokens = 0;
   #usageSeen = false;
@@ -78,6 +93,7 @@ export class SubmitTrace {
     this.#span = span;
     this.#context = api.trace.setSpan(api.context.active(), span);
     this.#settings = settings;
+    this.#maxBytes = maxBytesOf(settings.tracing);
     this.traceId = span.spanContext().traceId;
   }
 
@@ -86,13 +102,18 @@ export class SubmitTrace {
     const api = otel.module;
     if (api === undefined) return undefined;
     try {
+      const maxBytes = maxBytesOf(settings.tracing);
       const agentName = settings.tracing?.agentName;
       const attributes: Otel.Attributes = {
-        ...baseAttributes(settings, 'invoke_agent'),
-        ...(agentName === undefined ? {} : { 'gen_ai.agent.name': agentName }),
+        ...baseAttributes(settings, 'invoke_agent', maxBytes),
+        ...(agentName === undefined
+          ? {}
+          : { 'gen_ai.agent.name': boundAttribute(agentName, maxBytes) }),
       };
       const span = tracer(api).startSpan(
-        agentName === undefined ? 'invoke_agent' : `invoke_agent ${agentName}`,
+        agentName === undefined
+          ? 'invoke_agent'
+          : boundAttribute(`invoke_agent ${agentName}`, maxBytes),
         { kind: api.SpanKind.INTERNAL, attributes },
       );
       return new SubmitTrace(api, span, settings);
@@ -153,10 +174,10 @@ export class SubmitTrace {
     }
   }
 
-  /** Sets an attribute of the submit's span (a pause, a resume). Never throws. */
+  /** Sets an attribute of the submit's span (a pause, a resume), strings bounded. Never throws. */
   note(name: string, value: Otel.AttributeValue): void {
     try {
-      this.#span.setAttribute(name, value);
+      this.#span.setAttribute(name, this.#bounded(value));
     } catch {
       // As in `end`: spans are lost, never calls.
     }
@@ -180,21 +201,22 @@ export class SubmitTrace {
   #startChat(call: ModelCall): Otel.Span | undefined {
     try {
       const { request } = call;
+      const maxBytes = this.#maxBytes;
       const attributes: Otel.Attributes = {
-        ...baseAttributes(this.#settings, 'chat'),
-        'gen_ai.request.model': request.model,
+        ...baseAttributes(this.#settings, 'chat', maxBytes),
+        'gen_ai.request.model': boundAttribute(request.model, maxBytes),
       };
       for (const [name, attribute] of requestAttributes) {
         const value = request.parameters?.[name];
         if (typeof value === 'number') attributes[attribute] = value;
       }
       if (this.#settings.tracing?.recordContent === true) {
-        attributes['gen_ai.input.messages'] = inputMessages(request.messages);
-        const system = systemInstructions(request.messages);
+        attributes['gen_ai.input.messages'] = inputMessages(request.messages, maxBytes);
+        const system = systemInstructions(request.messages, maxBytes);
         if (system !== undefined) attributes['gen_ai.system_instructions'] = system;
       }
       return tracer(this.#api).startSpan(
-        `chat ${request.model}`,
+        boundAttribute(`chat ${request.model}`, maxBytes),
         { kind: this.#api.SpanKind.CLIENT, attributes },
         this.#context,
       );
@@ -207,12 +229,14 @@ export class SubmitTrace {
     if (span === undefined) return;
     try {
       if (response !== undefined) {
-        span.setAttribute('gen_ai.response.finish_reasons', [response.finishReason]);
-        if (response.id !== '') span.setAttribute('gen_ai.response.id', response.id);
-        if (response.model !== '') span.setAttribute('gen_ai.response.model', response.model);
+        const bound = (text: string) => boundAttribute(text, this.#maxBytes);
+        span.setAttribute('gen_ai.response.finish_reasons', [bound(response.finishReason)]);
+        if (response.id !== '') span.setAttribute('gen_ai.response.id', bound(response.id));
+        if (response.model !== '')
+          span.setAttribute('gen_ai.response.model', bound(response.model));
         if (response.usage !== undefined) this.#recordUsage(span, response.usage);
         if (this.#settings.tracing?.recordContent === true)
-          span.setAttribute('gen_ai.output.messages', outputMessages(response));
+          span.setAttribute('gen_ai.output.messages', outputMessages(response, this.#maxBytes));
       } else {
         this.#recordError(span, error);
       }
@@ -233,8 +257,16 @@ export class SubmitTrace {
   #recordError(span: Otel.Span, error: unknown): void {
     const code = LlmError.isInstance(error) ? error.code : '_OTHER';
     span.setAttribute('error.type', code);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = boundAttribute(describeThrown(error), this.#maxBytes);
     span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message });
+  }
+
+  #bounded(value: Otel.AttributeValue): Otel.AttributeValue {
+    if (typeof value === 'string') return boundAttribute(value, this.#maxBytes);
+    if (!Array.isArray(value) || !value.some((item) => typeof item === 'string')) return value;
+    return (value as readonly unknown[]).map((item) =>
+      typeof item === 'string' ? boundAttribute(item, this.#maxBytes) : item,
+    ) as Otel.AttributeValue;
   }
 }
 
@@ -242,13 +274,25 @@ function tracer(api: typeof Otel): Otel.Tracer {
   return api.trace.getTracer('@agcore/llm-cycle');
 }
 
-function baseAttributes(settings: TraceSettings, operation: string): Otel.Attributes {
+function baseAttributes(
+  settings: TraceSettings,
+  operation: string,
+  maxBytes: number,
+): Otel.Attributes {
   return {
     'gen_ai.operation.name': operation,
-    'gen_ai.provider.name': settings.tracing?.providerName ?? 'openai',
-    'gen_ai.request.model': settings.model,
-    'gen_ai.conversation.id': settings.sessionId,
+    'gen_ai.provider.name': boundAttribute(settings.tracing?.providerName ?? 'openai', maxBytes),
+    'gen_ai.request.model': boundAttribute(settings.model, maxBytes),
+    'gen_ai.conversation.id': boundAttribute(settings.sessionId, maxBytes),
   };
+}
+
+/** The bound of one attribute: the option when it is a positive number, else the default. */
+function maxBytesOf(tracing: LlmTracingOptions | undefined): number {
+  const value = tracing?.maxAttributeBytes;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0
+    ? Math.floor(value)
+    : defaultMaxAttributeBytes;
 }
 
 /** One model request, not streamed: in a `chat` span when the submit is traced. */

@@ -31,6 +31,14 @@ export interface BaseTool<Args = JsonObject, Result extends JsonValue = JsonValu
    */
   readonly needsApproval?: boolean | NeedsApprovalFunction<Args>;
   /**
+   * Where `parameters` comes from; absent: `'trusted'` (a schema the application defines, as
+   * with `defineTool`). `'untrusted'` (what tools-mcp sets on MCP tools): a `pattern` the
+   * linear-time engine cannot run (lookaround, backreferences) is left unchecked, with one
+   * warning, instead of running on the platform's `RegExp`. See the schema section of the
+   * `@agcore/tools-core` README.
+   */
+  readonly schemaTrust?: 'trusted' | 'untrusted';
+  /**
    * Runs the tool. Should stop when `context.signal` aborts. To ask a person a question
    * before finishing, return `awaitInput({ prompt, data })` instead of a result.
    */

@@ -89,4 +89,15 @@ describe('boundAttribute', () => {
       );
     }
   });
+
+  it('counts against totalBytes when the value is only the start of a longer text', () => {
+    const start = 'x'.repeat(200);
+    const bounded = boundAttribute(start, 100, 5_000_000);
+    expect(Buffer.byteLength(bounded)).toBeLessThanOrEqual(100);
+    const kept = bounded.indexOf('\n…');
+    expect(bounded).toContain(`[truncated: ${5_000_000 - kept} of 5000000 bytes cut]`);
+    // A whole short text with a total beyond the limit is cut too; within it, left alone.
+    expect(boundAttribute('abc', 100, 500)).toMatch(/^abc\n…\[truncated: 497 of 500 bytes cut\]$/);
+    expect(boundAttribute('abc', 100, 3)).toBe('abc');
+  });
 });

@@ -90,10 +90,15 @@ export const defaultMaxAttributeBytes = 16 * 1024;
 /**
  * `value` cut to at most `maxBytes` UTF-8 bytes, marker included, never inside a character,
  * with the same marker as a cut tool result (`…[truncated: N of M bytes cut]`). A `maxBytes`
- * that is not a positive finite number means the default. Never throws.
+ * that is not a positive finite number means the default. `totalBytes`: `value` is the start of
+ * a longer text of that size (see `truncateUtf8`). Never throws.
  */
-export function boundAttribute(value: string, maxBytes: number = defaultMaxAttributeBytes): string {
+export function boundAttribute(
+  value: string,
+  maxBytes: number = defaultMaxAttributeBytes,
+  totalBytes?: number,
+): string {
   const limit =
     Number.isFinite(maxBytes) && maxBytes > 0 ? Math.floor(maxBytes) : defaultMaxAttributeBytes;
-  return truncateUtf8(value, limit).text;
+  return truncateUtf8(value, limit, totalBytes).text;
 }

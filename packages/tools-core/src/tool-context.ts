@@ -36,6 +36,14 @@ export interface ToolContext {
   readonly deadline?: number;
   /** The LLM's id for this tool call, when the call came from a model. */
   readonly toolCallId?: string;
+  /**
+   * The identity of this call for deduplication: `${runId}:${callId}` when an `LlmCycle` makes
+   * it, the same on every attempt of that call (a retry, a resume, a replay of the run). A tool
+   * with side effects (a payment, an e-mail) passes it to the service as its idempotency key,
+   * or records it, so that a call made again is not done twice. Absent when the caller gives
+   * none.
+   */
+  readonly idempotencyKey?: string;
   /** Reports progress to whoever runs the tool; absent when nobody listens. */
   readonly progress?: (update: ToolProgress) => void;
   /**

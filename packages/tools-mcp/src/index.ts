@@ -31,7 +31,7 @@ export type {
 export { McpServers } from './mcp-servers.js';
 export type { McpErrorCode, McpToolErrorOptions } from './mcp-tool-error.js';
 export { McpToolError } from './mcp-tool-error.js';
-export type { McpTool, McpToolFilter, McpToolsOptions } from './mcp-tools.js';
+export type { McpNeedsApproval, McpTool, McpToolFilter, McpToolsOptions } from './mcp-tools.js';
 export type { McpPermissionOverrides, McpToolAnnotations } from './tool-permissions.js';
 export type {
   McpHttpTransportConfig,
@@ -51,5 +51,6 @@ export type {
   McpInvalidToolWarning,
   McpToolChangedWarning,
   McpToolInfo,
+  McpUncheckedPatternWarning,
   McpWarning,
 } from './types.js';

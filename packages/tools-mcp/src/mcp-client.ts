@@ -75,6 +75,8 @@ export class McpClient {
       checkDuration('connectTimeoutMs', options.connectTimeoutMs);
     }
     this.settings = connectionSettings(serverName, transport, options, () => this.timeoutMs);
+    this.settings.schemas.onWarning = (toolName, message) =>
+      this.reporter.uncheckedPattern(toolName, message);
     this.reporter = new Reporter(serverName, options.onError, options.onWarning);
     this.listing = new ToolListing({
       serverName,
@@ -92,7 +94,10 @@ export class McpClient {
     });
     this.pins = new ToolPins(options.onToolChange ?? 'report');
     this.link = new ClientLink(this.settings, options.autoReconnect, {
-      changed: () => this.listing.reset(),
+      changed: () => {
+        this.listing.reset();
+        this.pins.forget();
+      },
       toolsChanged: (connection) => this.listing.changed(connection),
       report: (error) => this.reporter.error(error),
     });
@@ -100,6 +105,11 @@ export class McpClient {
       serverName,
       trustAnnotations: options.trustAnnotations ?? transport.type === 'stdio',
       isBlocked: (name) => this.pins.isBlocked(name),
+      usePrefix: (prefix) => this.pins.usePrefix(prefix),
+      standing: (name) => this.pins.standing(name),
+      current: (name) => this.pins.current(name),
+      fingerprint: (name) => this.pins.fingerprint(name),
+      listFor: async (name) => this.listing.get(await this.link.ready(name)),
       listTools: () => this.listTools(),
       callTool: (name, args, context) => this.callInContext(name, args, context),
     };

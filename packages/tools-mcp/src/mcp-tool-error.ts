@@ -10,6 +10,7 @@ export type McpErrorCode = Extract<
   | 'execution_failed'
   | 'invalid_arguments'
   | 'permission_denied'
+  | 'denied'
   | 'timeout'
 >;
 

@@ -7,24 +7,26 @@ import type {
   ToolContext,
 } from '@agcore/tools-core';
 import { McpToolError } from './mcp-tool-error.js';
+import { type GuardHost, ToolGuard } from './tool-guard.js';
 import { exposedToolName } from './tool-names.js';
 import {
   type McpPermissionOverrides,
   type McpToolAnnotations,
-  needsApprovalFromAnnotations,
   permissionListProblem,
   resolvePermissions,
 } from './tool-permissions.js';
 import type { McpToolInfo } from './types.js';
 
 /** What the tools of `McpClient.tools()` need of their client. */
-export interface ToolHost {
+export interface ToolHost extends GuardHost {
   /** The server's name. */
   readonly serverName: string;
   /** Whether annotations decide permissions (`McpClientOptions.trustAnnotations`). */
   readonly trustAnnotations: boolean;
   /** Whether a changed definition keeps this tool out (`onToolChange: 'block'`). */
   isBlocked(mcpName: string): boolean;
+  /** Names with this prefix are handed out: pin them too (see `ToolPins.usePrefix`). */
+  usePrefix(prefix: string | undefined): void;
   /** The server's tools. */
   listTools(): Promise<readonly McpToolInfo[]>;
   /** Calls a tool on the caller's clock (`context.signal`, `context.deadline`); resolves its value. */
@@ -51,11 +53,12 @@ export interface McpToolsOptions {
   /** Which tools to expose. */
   readonly filter?: McpToolFilter;
   /**
-   * `true`: each tool gets `needsApproval` from its annotations (see
-   * `needsApprovalFromAnnotations`: a tool not hinted read-only, or hinted destructive, needs a
-   * person's approval before the LLM loop runs it) when the server is trusted
-   * (`trustAnnotations`); every tool of an untrusted server needs approval. Default: no tool
-   * carries `needsApproval`.
+   * `true`: each tool gets a `needsApproval` function that decides at call time from the
+   * annotations the client knows now (see `needsApprovalFromAnnotations`: a tool not hinted
+   * read-only, or hinted destructive, needs a person's approval before the LLM loop runs it)
+   * when the server is trusted (`trustAnnotations`); every tool of an untrusted server, and a
+   * tool that is blocked or no longer listed, needs approval. Default: no tool carries
+   * `needsApproval`.
    */
   readonly needsApproval?: boolean;
 }
@@ -66,13 +69,36 @@ export interface McpTool extends BaseTool<JsonObject, JsonValue> {
   readonly mcpName: string;
   /** The server it belongs to. */
   readonly serverName: string;
-  /** The server's behaviour hints, as given. */
+  /**
+   * The server's behaviour hints, as given in the latest listing (as given when the tool was
+   * made, while the tool is not listed).
+   */
   readonly annotations?: McpToolAnnotations;
-  /** The permissions the tool requires (derived or configured); never empty. */
+  /**
+   * The permissions the tool requires (derived when it was made, or configured); never empty.
+   * A registry checks them when the tool is registered: a later definition that needs more
+   * makes `execute` refuse with `permission_denied` (call `tools()` again for a tool that
+   * declares them).
+   */
   readonly requiredPermissions: readonly Permission[];
-  /** Whether its calls need a person's approval; set when `tools({ needsApproval: true })`. */
-  readonly needsApproval?: boolean;
+  /**
+   * Whether a call needs a person's approval, decided at call time from the definition the
+   * client knows now; set when `tools({ needsApproval: true })`. Resolves (rather than
+   * returns) after a reconnect, once the new connection's tools are listed.
+   */
+  readonly needsApproval?: McpNeedsApproval;
 }
+
+/**
+ * `McpTool.needsApproval`: takes the call's arguments and context as any `needsApproval`
+ * function does, and decides from the tool's listed definition alone.
+ *
+ * @throws {McpToolError} (rejects) as listing the tools does, after a reconnect.
+ */
+export type McpNeedsApproval = (
+  args?: JsonObject,
+  context?: ToolContext,
+) => boolean | Promise<boolean>;
 
 /** Tells whether `name` passes `filter`. Never throws. */
 function toolPassesFilter(name: string, filter: McpToolFilter | undefined): boolean {
@@ -95,6 +121,7 @@ function toolPassesFilter(name: string, filter: McpToolFilter | undefined): bool
  */
 export async function mcpTools(host: ToolHost, options: McpToolsOptions = {}): Promise<McpTool[]> {
   const listed = await host.listTools();
+  host.usePrefix(prefixOf(host.serverName, options.prefix));
   return createMcpTools(
     host,
     listed.filter((info) => !host.isBlocked(info.name)),
@@ -108,12 +135,7 @@ export function createMcpTools(
   infos: readonly McpToolInfo[],
   options: McpToolsOptions = {},
 ): McpTool[] {
-  const prefix =
-    options.prefix === true
-      ? client.serverName
-      : typeof options.prefix === 'string'
-        ? options.prefix
-        : undefined;
+  const prefix = prefixOf(client.serverName, options.prefix);
   checkOverrides(client.serverName, options.permissions);
   const { needsApproval } = options;
   if (needsApproval !== undefined && typeof needsApproval !== 'boolean') {
@@ -135,22 +157,7 @@ export function createMcpTools(
       );
     }
     byName.set(name, info.name);
-    tools.push(
-      makeTool(
-        client,
-        info,
-        name,
-        resolvePermissions(
-          info.name,
-          info.annotations,
-          options.permissions,
-          client.trustAnnotations,
-        ),
-        needsApproval === true
-          ? needsApprovalFromAnnotations(client.trustAnnotations ? info.annotations : undefined)
-          : undefined,
-      ),
-    );
+    tools.push(makeTool(client, info, name, options.permissions, needsApproval === true));
   }
   return tools;
 }
@@ -159,11 +166,15 @@ function makeTool(
   client: ToolHost,
   info: McpToolInfo,
   name: string,
-  permissions: Permission[],
-  needsApproval: boolean | undefined,
+  overrides: McpPermissionOverrides | undefined,
+  needsApproval: boolean,
 ): McpTool {
   const mcpName = info.name;
   const parameters: JsonSchema = normaliseSchema(info.inputSchema);
+  const permissions = Object.freeze(
+    resolvePermissions(mcpName, info.annotations, overrides, client.trustAnnotations),
+  );
+  const guard = new ToolGuard(client, mcpName, permissions, !hasOverride(overrides, mcpName));
   return Object.freeze({
     name,
     mcpName,
@@ -171,13 +182,19 @@ function makeTool(
     description:
       info.description ?? info.title ?? `MCP tool '${mcpName}' of server '${client.serverName}'.`,
     parameters,
-    requiredPermissions: Object.freeze(permissions),
-    ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
-    ...(needsApproval === undefined ? {} : { needsApproval }),
+    schemaTrust: 'untrusted',
+    requiredPermissions: permissions,
+    get annotations(): McpToolAnnotations | undefined {
+      return guard.annotations(info);
+    },
+    ...(needsApproval
+      ? {
+          needsApproval: (_args?: JsonObject, context?: ToolContext) =>
+            guard.needsApproval(context),
+        }
+      : {}),
     execute(args: JsonObject, context: ToolContext): Promise<JsonValue> {
-      if (client.isBlocked(mcpName))
-        return Promise.reject(blockedError(client.serverName, mcpName));
-      return client.callTool(mcpName, args ?? {}, context);
+      return guard.call(args, context);
     },
   });
 }
@@ -198,12 +215,19 @@ function checkOverrides(serverName: string, overrides: McpPermissionOverrides | 
   }
 }
 
-function blockedError(serverName: string, mcpName: string): McpToolError {
-  return new McpToolError(
-    'permission_denied',
-    `MCP tool '${mcpName}' of server '${serverName}' changed its definition since it was first seen, and onToolChange is 'block': review the new definition and call acceptToolChange('${mcpName}') on the client to use it.`,
-    { serverName, toolName: mcpName },
-  );
+/** The prefix of exposed names that `McpToolsOptions.prefix` asks for. */
+function prefixOf(serverName: string, prefix: boolean | string | undefined): string | undefined {
+  return prefix === true ? serverName : typeof prefix === 'string' ? prefix : undefined;
+}
+
+/** Whether the application set this tool's permissions (then a new definition changes none). */
+function hasOverride(overrides: McpPermissionOverrides | undefined, mcpName: string): boolean {
+  if (overrides === undefined) return false;
+  if (Array.isArray(overrides)) return true;
+  const perTool = overrides as {
+    readonly [mcpToolName: string]: readonly Permission[] | undefined;
+  };
+  return Object.hasOwn(perTool, mcpName) && perTool[mcpName] !== undefined;
 }
 
 /** Chat Completions wants an object schema with `properties`; MCP servers sometimes omit it. */

@@ -36,22 +36,37 @@ export class Reporter {
     });
   }
 
-  /** Reports a tool whose definition changed, once per new definition. */
+  /** Reports a tool whose definition (or MCP name) changed, once per new definition. */
   toolChanged(change: ToolChange, blocked: boolean): void {
-    const { toolName, previousFingerprint, fingerprint } = change;
+    const { toolName, previousToolName, exposedName, previousFingerprint, fingerprint } = change;
     const short = (hash: string): string => `${hash.slice(0, 12)}…`;
+    const what =
+      previousToolName === toolName
+        ? `tool '${toolName}' changed its definition since this client first saw it (fingerprint ${short(previousFingerprint)} → ${short(fingerprint)})`
+        : `tool '${toolName}' takes the exposed name '${exposedName}' of the pinned tool '${previousToolName}' (fingerprint ${short(previousFingerprint)} → ${short(fingerprint)})`;
     this.warn(`tool_changed\n${toolName}\n${fingerprint}`, {
       kind: 'tool_changed',
       serverName: this.serverName,
       toolName,
+      previousToolName,
       previousFingerprint,
       fingerprint,
       blocked,
-      message: `MCP server '${this.serverName}': tool '${toolName}' changed its definition since this client first saw it (fingerprint ${short(previousFingerprint)} → ${short(fingerprint)}); ${
+      message: `MCP server '${this.serverName}': ${what}; ${
         blocked
           ? `it is kept out of tools() until the application reviews it and calls acceptToolChange('${toolName}')`
           : `the new definition is in use (onToolChange: 'block' would hold it back until accepted)`
       }.`,
+    });
+  }
+
+  /** Reports a schema pattern left unchecked (the compiler gives each pattern once). */
+  uncheckedPattern(toolName: string, message: string): void {
+    this.warn(`unchecked_pattern\n${toolName}\n${message}`, {
+      kind: 'unchecked_pattern',
+      serverName: this.serverName,
+      toolName,
+      message: `MCP server '${this.serverName}': ${message}`,
     });
   }
 

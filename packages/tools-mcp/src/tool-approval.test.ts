@@ -1,7 +1,7 @@
 // Issue 12: McpClient.tools({ needsApproval: true }) derives each tool's needsApproval from its
 // annotations — of a trusted server only; every tool of an untrusted one needs approval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpClient, type McpToolInfo } from './index.js';
+import { McpClient, type McpTool, type McpToolInfo } from './index.js';
 import { createMcpTools, type ToolHost } from './mcp-tools.js';
 import {
   type HttpServerProcess,
@@ -11,6 +11,21 @@ import {
   tempDir,
 } from './test-support/servers.js';
 import { needsApprovalFromAnnotations } from './tool-permissions.js';
+
+/** What the LLM loop hears from a tool's `needsApproval` (undefined: the tool has none). */
+async function asked(tool: McpTool | undefined): Promise<boolean | undefined> {
+  return tool?.needsApproval?.();
+}
+
+/** A client as the tools see it, serving `infos` as its latest listing. */
+function host(trustAnnotations: boolean, infos: readonly McpToolInfo[]): ToolHost {
+  return {
+    serverName: 'srv',
+    trustAnnotations,
+    standing: (name) => (infos.some((info) => info.name === name) ? 'usable' : 'unlisted'),
+    current: (name) => infos.find((info) => info.name === name),
+  } as ToolHost;
+}
 
 describe('needsApproval from annotations', () => {
   it('a tool not hinted read-only, or hinted destructive, needs approval', () => {
@@ -27,26 +42,37 @@ describe('needsApproval from annotations', () => {
     expect(needsApprovalFromAnnotations(undefined)).toBe(true);
   });
 
-  it('is left out unless asked for, and ignores annotations of an untrusted server', () => {
+  it('is left out unless asked for, and ignores annotations of an untrusted server', async () => {
     const infos: McpToolInfo[] = [
       { name: 'read', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
       { name: 'write', inputSchema: { type: 'object' } },
     ];
-    const trusted = { serverName: 'srv', trustAnnotations: true } as ToolHost;
-    const untrusted = { serverName: 'srv', trustAnnotations: false } as ToolHost;
+    const trusted = host(true, infos);
+    const untrusted = host(false, infos);
+    const verdicts = (tools: readonly McpTool[]): Promise<(boolean | undefined)[]> =>
+      Promise.all(tools.map(asked));
     expect(createMcpTools(trusted, infos).map((tool) => 'needsApproval' in tool)).toEqual([
       false,
       false,
     ]);
-    expect(
-      createMcpTools(trusted, infos, { needsApproval: true }).map((tool) => tool.needsApproval),
-    ).toEqual([false, true]);
-    expect(
-      createMcpTools(untrusted, infos, { needsApproval: true }).map((tool) => tool.needsApproval),
-    ).toEqual([true, true]);
-    expect(
-      createMcpTools(trusted, infos, { needsApproval: false }).map((tool) => tool.needsApproval),
-    ).toEqual([undefined, undefined]);
+    expect(await verdicts(createMcpTools(trusted, infos, { needsApproval: true }))).toEqual([
+      false,
+      true,
+    ]);
+    expect(await verdicts(createMcpTools(untrusted, infos, { needsApproval: true }))).toEqual([
+      true,
+      true,
+    ]);
+    expect(await verdicts(createMcpTools(trusted, infos, { needsApproval: false }))).toEqual([
+      undefined,
+      undefined,
+    ]);
+    // A tool the latest listing no longer has needs approval whatever it was.
+    const [read] = createMcpTools(trusted, infos, { needsApproval: true });
+    expect(await asked(createMcpTools(host(true, []), infos, { needsApproval: true })[0])).toBe(
+      true,
+    );
+    expect(await asked(read)).toBe(false);
     expect(() => createMcpTools(trusted, infos, { needsApproval: 'yes' as never })).toThrow(
       TypeError,
     );
@@ -73,12 +99,12 @@ describe('McpClient.tools({ needsApproval: true }) against real servers', () => 
   it('server-filesystem (trusted stdio): reads need none, writes and moves need approval', async () => {
     const tools = await client.tools({ needsApproval: true });
     const byName = new Map(tools.map((tool) => [tool.mcpName, tool]));
-    expect(byName.get('read_text_file')?.needsApproval).toBe(false);
-    expect(byName.get('list_directory')?.needsApproval).toBe(false);
-    expect(byName.get('write_file')?.needsApproval).toBe(true);
-    expect(byName.get('move_file')?.needsApproval).toBe(true);
+    expect(await asked(byName.get('read_text_file'))).toBe(false);
+    expect(await asked(byName.get('list_directory'))).toBe(false);
+    expect(await asked(byName.get('write_file'))).toBe(true);
+    expect(await asked(byName.get('move_file'))).toBe(true);
     for (const tool of tools) {
-      expect(tool.needsApproval).toBe(needsApprovalFromAnnotations(tool.annotations));
+      expect(await asked(tool)).toBe(needsApprovalFromAnnotations(tool.annotations));
     }
   });
 
@@ -88,7 +114,7 @@ describe('McpClient.tools({ needsApproval: true }) against real servers', () => 
       try {
         await liar.connect();
         const [wipe] = await liar.tools({ needsApproval: true, filter: { allow: ['wipe'] } });
-        expect(wipe?.needsApproval).toBe(!trustAnnotations);
+        expect(await asked(wipe)).toBe(!trustAnnotations);
       } finally {
         await liar.close();
       }
@@ -110,7 +136,7 @@ describe('McpClient.tools({ needsApproval: true }) against real servers', () => 
         await remote.connect();
         const tools = await remote.tools({ needsApproval: true });
         expect(tools.find((tool) => tool.mcpName === 'echo')?.annotations?.readOnlyHint).toBe(true);
-        expect(tools.every((tool) => tool.needsApproval === true)).toBe(true);
+        expect(await Promise.all(tools.map(asked))).toEqual(tools.map(() => true));
       } finally {
         await remote.close();
       }

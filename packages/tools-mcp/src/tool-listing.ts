@@ -3,6 +3,7 @@ import * as z from 'zod/v4';
 import type { McpConnection } from './connection.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { toolFingerprint } from './tool-fingerprint.js';
+import type { ListedTool } from './tool-pins.js';
 import type { ToolSchemas } from './tool-schemas.js';
 import { checkTools, type ToolProblem } from './tool-validation.js';
 import type { McpToolInfo } from './types.js';
@@ -20,8 +21,8 @@ export interface ListingSettings {
   report(error: unknown): void;
   /** Told each tool of a listing that is left out, and why. */
   warn(problem: ToolProblem): void;
-  /** Told the fingerprint of each tool of every settled listing (for pinning). */
-  listed(tools: readonly { readonly name: string; readonly fingerprint: string }[]): void;
+  /** Told each tool, with its fingerprint, of every settled listing (for pinning). */
+  listed(tools: readonly ListedTool[]): void;
   /** Compiles the listed tools' schemas (a tool whose schema is refused is left out). */
   readonly schemas: ToolSchemas;
 }
@@ -153,12 +154,15 @@ export class ToolListing {
 
   private store(connection: McpConnection, tools: readonly McpToolInfo[], stale: boolean): void {
     this.cache = { connection, tools, fetchedAt: Date.now(), stale };
-    const fingerprints = tools.map((tool) => ({
+    const fingerprinted = tools.map((tool) => ({
       name: tool.name,
       fingerprint: toolFingerprint(tool),
+      info: tool,
     }));
-    this.settings.listed(fingerprints);
-    const signature = JSON.stringify(fingerprints);
+    this.settings.listed(fingerprinted);
+    const signature = JSON.stringify(
+      fingerprinted.map(({ name, fingerprint }) => [name, fingerprint]),
+    );
     const changed = this.signature === undefined ? this.announced : signature !== this.signature;
     this.signature = signature;
     this.announced = false;

@@ -57,8 +57,9 @@ describe('tool pinning', () => {
       expect((await client.tools()).map((tool) => tool.mcpName)).toEqual(['swap', 'revert']);
       // A BaseTool made before the change would now run the new definition: it refuses.
       const refused = await failure(pinned?.execute({}, createToolContext()) ?? Promise.resolve());
-      expect(refused.code).toBe('permission_denied');
-      expect(refused.message).toMatch(/'transfer'.*'bank'.*acceptToolChange/);
+      expect(refused.code).toBe('denied');
+      expect(refused.isRecoverable()).toBe(true);
+      expect(refused.message).toMatch(/'transfer'.*'bank'.*blocked.*acceptToolChange/);
       // The application accepts the new definition: the tool is back.
       expect(client.acceptToolChange('transfer')).toBe(true);
       expect(client.acceptToolChange('transfer')).toBe(false);

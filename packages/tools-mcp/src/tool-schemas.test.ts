@@ -1,6 +1,7 @@
 // Schemas from a server are untrusted: a hostile one is refused or checked in linear time, and
 // no schema breaks another tool, another client, or the same client after a reconnect.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { ToolRegistry } from '@agcore/tools-registry';
 import { describe, expect, it } from 'vitest';
 import { McpClient, type McpWarning } from './index.js';
 import { failure, hostileServer } from './test-support/servers.js';
@@ -60,6 +61,36 @@ describe('$id in output schemas', () => {
       expect((await second.callTool('id-b')).structuredContent).toEqual({ s: 'b' });
     } finally {
       await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
+
+describe('patterns a linear-time engine cannot run, from a server', () => {
+  it('lists the tool, marks it untrusted, leaves the pattern unchecked and warns once', async () => {
+    const warnings: McpWarning[] = [];
+    const client = new McpClient('zodlike', schemasServer('plain', 'lookaround'), {
+      onWarning: (warning) => warnings.push(warning),
+    });
+    try {
+      await client.connect();
+      const tools = await client.tools();
+      expect(tools.map((tool) => tool.name)).toEqual(['plain', 'lookaround']);
+      expect(tools.every((tool) => tool.schemaTrust === 'untrusted')).toBe(true);
+      await client.refreshTools();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({
+        kind: 'unchecked_pattern',
+        serverName: 'zodlike',
+        toolName: 'lookaround',
+      });
+      expect(warnings[0]?.message).toMatch(/'zodlike'.*'lookaround'.*not checked/);
+      const registry = new ToolRegistry().registerAll(tools);
+      const loose = await registry.invoke('lookaround', { host: '-not a host-' });
+      expect(loose.output).toMatchObject({ ok: true });
+      const wrongType = await registry.invoke('lookaround', { host: 5 });
+      expect(wrongType.output.ok).toBe(false);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -9,8 +9,9 @@ import type { McpToolInfo } from './types.js';
 
 /**
  * The schemas of one client's tools, compiled with tools-core's schema compiler: a schema from
- * the server is untrusted, so it is compiled within documented limits (size, depth, `$ref`
- * expansion), its patterns run on a linear-time engine, and its `$id`s stay inside it. One
+ * the server is untrusted (`trust: 'untrusted'`), so it is compiled within documented limits
+ * (size, depth, `$ref` expansion), its patterns run on a linear-time engine (one that engine
+ * cannot run is left unchecked, reported once through `onWarning`), and its `$id`s stay inside it. One
  * instance per client, shared by its connections: two clients, or one client before and after
  * a reconnect, never see each other's `$id`s.
  *
@@ -23,6 +24,13 @@ export class ToolSchemas implements jsonSchemaValidator {
   private outputs: SchemaCompiler | undefined;
   /** The checks of the output schemas prepared so far, by schema object. */
   private readonly checks = new WeakMap<object, SchemaCheck>();
+  /** The tool whose schema is being compiled, for the warnings the compiler gives meanwhile. */
+  private compiling = '';
+  /**
+   * Receives each pattern the compilers leave unchecked, with the tool it was found in (the
+   * client hands it to its reporter, hence to `McpClientOptions.onWarning`).
+   */
+  onWarning: ((toolName: string, message: string) => void) | undefined;
 
   /**
    * Loads the schema compiler (on the first listing: an application that never lists pays
@@ -31,8 +39,10 @@ export class ToolSchemas implements jsonSchemaValidator {
   async load(): Promise<void> {
     if (this.inputs !== undefined) return;
     const { createSchemaCompiler } = await import('@agcore/tools-core/schema');
-    this.inputs ??= createSchemaCompiler({ valueName: 'arguments' });
-    this.outputs ??= createSchemaCompiler({ valueName: 'structuredContent' });
+    const onWarning = (message: string): void => this.onWarning?.(this.compiling, message);
+    const common = { trust: 'untrusted', onWarning } as const;
+    this.inputs ??= createSchemaCompiler({ ...common, valueName: 'arguments' });
+    this.outputs ??= createSchemaCompiler({ ...common, valueName: 'structuredContent' });
   }
 
   /**
@@ -42,6 +52,7 @@ export class ToolSchemas implements jsonSchemaValidator {
   prepare(tool: McpToolInfo): string | undefined {
     const { inputs, outputs } = this;
     if (inputs === undefined || outputs === undefined) return 'its schemas were not compiled';
+    this.compiling = tool.name;
     try {
       inputs.compile(tool.inputSchema, tool.name);
     } catch (error) {
@@ -66,6 +77,7 @@ export class ToolSchemas implements jsonSchemaValidator {
       try {
         // The SDK asks only for the output schemas of tools that prepare() accepted.
         if (this.outputs === undefined) throw new Error('the schema compiler is not loaded');
+        this.compiling = 'outputSchema';
         check = this.outputs.compile(schema as JsonSchema, 'outputSchema');
       } catch (error) {
         const refused = `the outputSchema was refused (${reasonOf(error)})`;
@@ -86,6 +98,6 @@ export class ToolSchemas implements jsonSchemaValidator {
 /** The compiler's reason, without its own sentence around it. */
 function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const inner = /was refused: (.*?)\. Simplify the schema/s.exec(message)?.[1];
+  const inner = /was refused: (.*?)\. (?:Simplify|Fix) /s.exec(message)?.[1];
   return (inner ?? message).replace(/\s+/g, ' ').trim();
 }

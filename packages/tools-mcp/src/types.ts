@@ -86,15 +86,22 @@ export interface McpInvalidToolWarning {
 
 /**
  * A tool whose definition (title, description, schemas or annotations) differs from the one
- * this client saw first for its name: a server may change a tool after it was approved (a
- * "rug pull"). Reported once per new definition.
+ * this client saw first under its exposed name (the sanitised name the model sees): a server
+ * may change a tool after it was approved (a "rug pull"), or list another MCP name that
+ * becomes the same exposed name (`rm.rf` in the place of `rm_rf`). Reported once per new
+ * definition.
  */
 export interface McpToolChangedWarning {
   readonly kind: 'tool_changed';
   /** The server that lists it. */
   readonly serverName: string;
-  /** The tool's MCP name. */
+  /** The tool's MCP name, as listed now. */
   readonly toolName: string;
+  /**
+   * The MCP name of the pinned definition: `toolName` itself, or the MCP name whose exposed
+   * name this tool took (a rename, or two MCP names for one exposed name in one listing).
+   */
+  readonly previousToolName: string;
   /** SHA-256 (hex) of the definition this client saw first (or accepted last). */
   readonly previousFingerprint: string;
   /** SHA-256 (hex) of the definition now listed. */
@@ -105,8 +112,24 @@ export interface McpToolChangedWarning {
   readonly message: string;
 }
 
+/**
+ * A pattern in a tool's schema that the client cannot check in linear time (lookaround,
+ * backreferences). A server's schema is untrusted, so the tool is kept and values are not
+ * checked against that pattern; the schema's other keywords still are. Reported once per
+ * pattern per client.
+ */
+export interface McpUncheckedPatternWarning {
+  readonly kind: 'unchecked_pattern';
+  /** The server that lists the tool. */
+  readonly serverName: string;
+  /** The tool's MCP name. */
+  readonly toolName: string;
+  /** Which pattern and why, in one sentence naming the server and the tool. */
+  readonly message: string;
+}
+
 /** Something about a server's tools the application should know, which fails no request. */
-export type McpWarning = McpInvalidToolWarning | McpToolChangedWarning;
+export type McpWarning = McpInvalidToolWarning | McpToolChangedWarning | McpUncheckedPatternWarning;
 
 /** Options of `McpClient`. */
 export interface McpClientOptions {
@@ -131,10 +154,10 @@ export interface McpClientOptions {
    */
   readonly trustAnnotations?: boolean;
   /**
-   * What a listing does with a tool whose definition changed since this client first saw it:
-   * `'report'` (default) warns through `onWarning` and uses the new definition; `'block'` warns
-   * and keeps the tool out of `tools()` (and makes its `BaseTool`s refuse to run, with
-   * `permission_denied`) until `acceptToolChange(name)`.
+   * What a listing does with a tool whose definition (or MCP name, under one exposed name)
+   * changed since this client first saw it: `'report'` (default) warns through `onWarning` and
+   * uses the new definition; `'block'` warns and keeps the tool out of `tools()` (and makes its
+   * `BaseTool`s refuse to run, with the recoverable `denied`) until `acceptToolChange(name)`.
    */
   readonly onToolChange?: 'report' | 'block';
   /** Age after which the cached tool list is fetched again (default: kept until list_changed). */

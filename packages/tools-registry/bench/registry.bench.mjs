@@ -4,6 +4,7 @@ import { createToolContext, defineTool, Permission } from '@agcore/tools-core';
 import { PermissionChecker } from '@agcore/tools-permission';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { invokeAfterIo } from './after-io.mjs';
+import { hookOverhead } from './audit.mjs';
 import {
   chainedRefs,
   coldStart,
@@ -80,6 +81,7 @@ const invokeNs = median(invoke);
 const loopInvokeNs = median(loopInvoke);
 
 const afterIo = await invokeAfterIo(4000);
+const audit = await hookOverhead(nsPerCall, 50_000);
 
 const waitMs = 20;
 const sleeper = (name) =>
@@ -136,6 +138,30 @@ const rows = [
     'the same, first call after an HTTP round trip',
     `${afterIo.firstUs.toFixed(1)} µs/call`,
     `execute() there ${afterIo.directUs.toFixed(1)} µs; 2nd invoke ${afterIo.secondUs.toFixed(1)} µs`,
+    '',
+  ],
+  [
+    'invoke() of add, no hook (baseline of the next row)',
+    `${audit.plainAddNs.toFixed(0)} ns/call`,
+    `+${((audit.plainAddNs - directNs) / 1000).toFixed(2)} µs over execute()`,
+    '',
+  ],
+  [
+    'the same with an onInvocation hook (record copied)',
+    `${audit.hookedAddNs.toFixed(0)} ns/call`,
+    `+${((audit.hookedAddNs - audit.plainAddNs) / 1000).toFixed(2)} µs, ${(audit.hookedAddNs / audit.plainAddNs).toFixed(2)}x`,
+    '',
+  ],
+  [
+    'invoke() returning 100 records (~10 KB), no hook',
+    `${(audit.plainSearchNs / 1000).toFixed(2)} µs/call`,
+    '',
+    '',
+  ],
+  [
+    'the same with an onInvocation hook (record copied)',
+    `${(audit.hookedSearchNs / 1000).toFixed(2)} µs/call`,
+    `+${((audit.hookedSearchNs - audit.plainSearchNs) / 1000).toFixed(2)} µs, ${(audit.hookedSearchNs / audit.plainSearchNs).toFixed(2)}x`,
     '',
   ],
   ['one tool waiting 20 ms (baseline)', `${singleMs.toFixed(1)} ms`, '', ''],

@@ -1,9 +1,12 @@
+import { auditCopy } from './audit-copy.js';
 import type { RegisteredTool, RegistryView } from './options.js';
+import { emitProcessWarning } from './process-warning.js';
 import type { ToolInvocation } from './tool-invocation.js';
 
 /**
- * Hands a settled invocation to the registry's `onInvocation` hook, frozen (the hook cannot
- * change what the caller gets). A throw, or a promise that rejects, goes to
+ * Hands a settled invocation to the registry's `onInvocation` hook as its own deep-frozen copy
+ * (`auditCopy`: whatever the hook writes, the caller, the model and the events read what the
+ * tool gave; no copy is made without a hook). A throw, or a promise that rejects, goes to
  * `onInvocationError`, or else to one warning per registry. A returned promise is never
  * awaited. Never throws.
  */
@@ -14,19 +17,18 @@ export function reportInvocation(
 ): void {
   const hook = registry.options.onInvocation;
   if (hook === undefined) return;
-  Object.freeze(invocation.output);
-  Object.freeze(invocation);
+  const record = auditCopy(invocation);
   let returned: unknown;
   try {
-    returned = hook(invocation, entry);
+    returned = hook(record, entry);
   } catch (error) {
-    hookFailed(registry, error, invocation);
+    hookFailed(registry, error, record);
     return;
   }
   if ((typeof returned !== 'object' && typeof returned !== 'function') || returned === null) return;
   // Promise.resolve adopts any thenable; a throwing `then` getter becomes a rejection.
   Promise.resolve(returned).then(undefined, (error: unknown) =>
-    hookFailed(registry, error, invocation),
+    hookFailed(registry, error, record),
   );
 }
 
@@ -42,18 +44,10 @@ function hookFailed(registry: RegistryView, error: unknown, invocation: ToolInvo
   }
   if (registry.warnedAboutAudit) return;
   registry.warnedAboutAudit = true;
-  const warn = (
-    globalThis as { process?: { emitWarning?: (message: string, options: object) => void } }
-  ).process?.emitWarning;
-  if (typeof warn !== 'function') return;
-  try {
-    warn(
-      `ToolRegistry: the onInvocation hook failed for tool '${invocation.toolName}' (${reasonOf(error)}); the call's outcome is unchanged. Later failures of this registry's hook are not reported: pass onInvocationError to see each one.`,
-      { code: 'AGCORE_ON_INVOCATION_FAILED', type: 'AgcoreWarning' },
-    );
-  } catch {
-    // Nothing else can be done for a warning that cannot be emitted.
-  }
+  emitProcessWarning(
+    `ToolRegistry: the onInvocation hook failed for tool '${invocation.toolName}' (${reasonOf(error)}); the call's outcome is unchanged. Later failures of this registry's hook are not reported: pass onInvocationError to see each one.`,
+    'AGCORE_ON_INVOCATION_FAILED',
+  );
 }
 
 function reasonOf(error: unknown): string {

@@ -7,6 +7,7 @@ const knownContextKeys: ReadonlySet<string> = new Set([
   'toolCallId',
   'progress',
   'deadline',
+  'idempotencyKey',
 ]);
 
 /** What a `CallContext` reads from the call that owns it. */
@@ -25,6 +26,7 @@ export interface CallClock {
 export class CallContext implements ToolContext {
   readonly sessionId: string;
   readonly toolCallId: string | undefined;
+  readonly idempotencyKey: string | undefined;
   readonly progress: ((update: ToolProgress) => void) | undefined;
   #controller: AbortController | undefined;
   #abortReason: ToolError | undefined;
@@ -41,6 +43,8 @@ export class CallContext implements ToolContext {
   ) {
     this.sessionId = partial?.sessionId ?? sessionId;
     this.toolCallId = callId;
+    // A field of its own (not copied below as an unknown key): the loop sets it on every call.
+    this.idempotencyKey = partial?.idempotencyKey;
     this.progress = progress;
     this.#clock = clock;
     this.#traceId = traceId ?? partial?.traceId;

@@ -9,6 +9,7 @@ import {
   ToolError,
 } from '@agcore/tools-core';
 import type { PermissionChecker } from '@agcore/tools-permission';
+import { nonObjectArguments } from './object-arguments.js';
 import { observeInvocation, wantsSpans } from './observed-invocation.js';
 import type { CallRecord, InvocationRequest, RegisteredTool, RegistryView } from './options.js';
 import { resolveTimePolicy, usesRegistryTime } from './time-policy.js';
@@ -113,7 +114,10 @@ export function checkCall(
   }
 }
 
-/** The permission check, then argument validation (when on): the first refusal, if any. */
+/**
+ * The permission check, then arguments that are not a JSON object (always), then argument
+ * validation (when on): the first refusal, if any.
+ */
 function refusalOf(
   registry: RegistryView,
   name: string,
@@ -121,7 +125,11 @@ function refusalOf(
   args: unknown,
 ): ToolError | undefined {
   const refusal = checkPermission(registry.checker, name, entry);
-  if (refusal !== undefined || !registry.validateArguments) return refusal;
+  if (refusal !== undefined) return refusal;
+  const got = nonObjectArguments(args);
+  if (got !== undefined)
+    return invalidArguments(name, `arguments must be a JSON object, got ${got}`);
+  if (!registry.validateArguments) return undefined;
   const problem = entry.checkArguments(args);
   return problem === undefined ? undefined : invalidArguments(name, problem);
 }

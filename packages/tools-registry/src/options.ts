@@ -28,10 +28,12 @@ export interface ToolRegistryOptions {
   /**
    * The audit hook: called once per settled invocation of `invoke` and `invokeAll` (successful,
    * failed, refused, invalid, not found), synchronously, before the call's promise resolves,
-   * with the invocation (frozen) and the tool's entry (`undefined` when no tool of that name
-   * is registered, or the call could not be read). It never changes the call's outcome: a
-   * throw or a rejected promise goes to `onInvocationError`; a returned promise is not
-   * awaited. Keep it fast (queue the record, write it elsewhere).
+   * with its own deep-frozen copy of the invocation (the JSON view of the arguments and the
+   * result: whatever the hook writes, the caller and the model read what the tool gave) and
+   * the tool's entry (`undefined` when no tool of that name is registered, or the call could
+   * not be read). It never changes the call's outcome: a throw or a rejected promise goes to
+   * `onInvocationError`; a returned promise is not awaited. Keep it fast (queue the record,
+   * write it elsewhere): the copy costs time in proportion to the arguments and the result.
    */
   readonly onInvocation?: (
     invocation: ToolInvocation,
@@ -48,7 +50,7 @@ export interface ToolRegistryOptions {
    * OpenTelemetry spans (`execute_tool {name}`), made when a tracer provider is registered with
    * `@opentelemetry/api`: `false` makes none. `recordContent: true` records the arguments and
    * the result (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`); default off, they
-   * may hold personal data.
+   * may hold personal data. Every string written to a span is cut to `maxAttributeBytes`.
    */
   readonly tracing?: false | ToolTracingOptions;
 }
@@ -57,6 +59,14 @@ export interface ToolRegistryOptions {
 export interface ToolTracingOptions {
   /** Record the arguments and the result on the span (bounded JSON); default `false`. */
   readonly recordContent?: boolean;
+  /**
+   * The most UTF-8 bytes of one string the span holds (an attribute, the span's name, its
+   * status message), marker included: longer ones are cut by tools-core's `boundAttribute`
+   * with the marker of a cut tool result (`…[truncated: N of M bytes cut]`). Default
+   * `defaultMaxAttributeBytes` (16 KiB). An integer of at least 128, else the constructor
+   * throws a `TypeError`.
+   */
+  readonly maxAttributeBytes?: number;
 }
 
 /** Options of one `invoke`. */

@@ -65,7 +65,12 @@ export function prepareEntry(
   try {
     readShape(tool);
     const permissions = checkRequiredPermissions(tool.name, tool.requiredPermissions);
-    const checkArguments = compiler.compile(tool.parameters, tool.name);
+    // An MCP tool says its schema is untrusted; the application's own tools are trusted.
+    const trust = tool.schemaTrust ?? 'trusted';
+    if (trust !== 'trusted' && trust !== 'untrusted') {
+      throw malformed(tool.name, "its schemaTrust is neither 'trusted' nor 'untrusted'");
+    }
+    const checkArguments = compiler.compile(tool.parameters, tool.name, { trust });
     const tags = meta.tags ?? [];
     if (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string')) {
       throw malformed(tool.name, 'its tags are not an array of strings');

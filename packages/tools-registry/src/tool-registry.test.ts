@@ -125,6 +125,23 @@ describe('ToolRegistry: invoke', () => {
     expect(progress).toEqual([50]);
   });
 
+  it('hands the caller idempotencyKey to the tool, and none when none was given', async () => {
+    const keys: (string | undefined)[] = [];
+    const probe = defineTool({
+      name: 'probe',
+      description: 'records its idempotency key',
+      parameters: { type: 'object' },
+      execute: (_args, context) => {
+        keys.push(context.idempotencyKey);
+        return null;
+      },
+    });
+    const registry = new ToolRegistry().register(probe);
+    await registry.invoke('probe', {}, { context: { idempotencyKey: 'run-1:call_1' } });
+    await registry.invoke('probe', {});
+    expect(keys).toEqual(['run-1:call_1', undefined]);
+  });
+
   it('refuses by permission before the tool runs', async () => {
     let ran = false;
     const shell = defineTool({

@@ -13,10 +13,12 @@ import type {
   ToolCallRequest,
   ToolRegistryOptions,
 } from './options.js';
+import { schemaWarningOnce } from './process-warning.js';
 import { prepareEntry } from './registration.js';
 import { resolveTimePolicy } from './time-policy.js';
 import type { ToolEntry, ToolMeta } from './tool-entry.js';
 import type { ToolInvocation } from './tool-invocation.js';
+import { resolveTracing } from './tracing.js';
 
 /**
  * Holds tools, finds them, checks and runs them.
@@ -56,7 +58,10 @@ export class ToolRegistry {
     this.checker = options.permissionChecker;
     this.validateArguments = options.validateArguments ?? true;
     this.sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
-    this.compiler = createSchemaCompiler({ valueName: 'arguments' });
+    this.compiler = createSchemaCompiler({
+      valueName: 'arguments',
+      onWarning: schemaWarningOnce(),
+    });
     const registry = this;
     this.view = {
       entries: this.entries,
@@ -67,7 +72,7 @@ export class ToolRegistry {
       sessionId: this.sessionId,
       options: this.options,
       time: this.time,
-      tracing: options.tracing === false ? undefined : (options.tracing ?? {}),
+      tracing: resolveTracing(options.tracing),
       warnedAboutAudit: false,
     };
   }

@@ -1,4 +1,10 @@
-import { describeThrown, optionalImport, toJsonPreview } from '@agcore/tools-core';
+import {
+  boundAttribute,
+  defaultMaxAttributeBytes,
+  describeThrown,
+  optionalImport,
+  toJsonPreview,
+} from '@agcore/tools-core';
 import type * as Otel from '@opentelemetry/api';
 import type { InvocationRequest, RegistryView, ToolTracingOptions } from './options.js';
 import type { ToolInvocation } from './tool-invocation.js';
@@ -14,7 +20,31 @@ export function loadTracingApi(): Promise<unknown> | undefined {
   return otel.settled ? undefined : otel.load();
 }
 
-/** How much of a value a span attribute holds (`recordContent`). */
+/** The smallest `maxAttributeBytes`: room for the marker and some of the text. */
+const minAttributeBytes = 128;
+
+/**
+ * The registry's span options, read once: `undefined` for `tracing: false`, else a frozen copy
+ * with `maxAttributeBytes` resolved. Throws a `TypeError` naming `tracing.maxAttributeBytes`
+ * when it is not an integer of at least 128.
+ */
+export function resolveTracing(
+  tracing: false | ToolTracingOptions | undefined,
+): ToolTracingOptions | undefined {
+  if (tracing === false) return undefined;
+  const given = tracing?.maxAttributeBytes;
+  if (given !== undefined && !(Number.isInteger(given) && given >= minAttributeBytes)) {
+    throw new TypeError(
+      `ToolRegistry: tracing.maxAttributeBytes must be an integer of at least ${minAttributeBytes} (UTF-8 bytes of one span attribute), got ${describeThrown(given)}. Leave it out for the default of ${defaultMaxAttributeBytes}.`,
+    );
+  }
+  return Object.freeze({
+    recordContent: tracing?.recordContent === true,
+    maxAttributeBytes: given ?? defaultMaxAttributeBytes,
+  });
+}
+
+/** How much of a value a span attribute holds (`recordContent`), before `maxAttributeBytes`. */
 const contentLimits = { maxStringLength: 4096, maxItems: 100, maxValues: 1000 };
 
 /** The `execute_tool` span of one call (GenAI semantic conventions). */
@@ -40,20 +70,33 @@ export function startToolSpan(
   const api = otel.module;
   if (api === undefined) return undefined;
   try {
+    const limit = registry.tracing?.maxAttributeBytes;
+    const bound = (text: string): string => boundAttribute(text, limit);
     const name = typeof request.name === 'string' ? request.name : describeThrown(request.name);
     const attributes: Otel.Attributes = {
       'gen_ai.operation.name': 'execute_tool',
-      'gen_ai.tool.name': name,
+      'gen_ai.tool.name': bound(name),
       'gen_ai.tool.type': 'function',
-      'gen_ai.conversation.id': request.options.context?.sessionId ?? registry.sessionId,
+      'gen_ai.conversation.id': bound(
+        String(request.options.context?.sessionId ?? registry.sessionId),
+      ),
     };
-    if (request.callId !== undefined) attributes['gen_ai.tool.call.id'] = request.callId;
+    if (request.callId !== undefined) {
+      attributes['gen_ai.tool.call.id'] = bound(String(request.callId));
+    }
     const description = registry.entries.get(name)?.tool.description;
-    if (typeof description === 'string') attributes['gen_ai.tool.description'] = description;
+    if (typeof description === 'string') {
+      // Text an MCP server chooses: 1 MB has been seen.
+      attributes['gen_ai.tool.description'] = bound(description);
+    }
     const parent = api.context.active();
     const span = api.trace
       .getTracer('@agcore/tools-registry')
-      .startSpan(`execute_tool ${name}`, { kind: api.SpanKind.INTERNAL, attributes }, parent);
+      .startSpan(
+        bound(`execute_tool ${name}`),
+        { kind: api.SpanKind.INTERNAL, attributes },
+        parent,
+      );
     return new ActiveToolSpan(api, span, api.trace.setSpan(parent, span), registry.tracing);
   } catch {
     return undefined;
@@ -93,15 +136,16 @@ class ActiveToolSpan implements ToolSpan {
     try {
       const { span } = this;
       const { output } = invocation;
+      const limit = this.options?.maxAttributeBytes;
       if (this.options?.recordContent === true) {
         span.setAttribute(
           'gen_ai.tool.call.arguments',
-          JSON.stringify(toJsonPreview(invocation.input, contentLimits)),
+          boundAttribute(JSON.stringify(toJsonPreview(invocation.input, contentLimits)), limit),
         );
         if (output.ok) {
           span.setAttribute(
             'gen_ai.tool.call.result',
-            JSON.stringify(toJsonPreview(output.value, contentLimits)),
+            boundAttribute(JSON.stringify(toJsonPreview(output.value, contentLimits)), limit),
           );
         }
       }
@@ -109,8 +153,11 @@ class ActiveToolSpan implements ToolSpan {
         // A question to a person is the call's own outcome, not an error.
         span.setAttribute('agcore.tool.awaiting_input', true);
       } else if (!output.ok) {
-        span.setAttribute('error.type', output.error.code);
-        span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: output.error.message });
+        span.setAttribute('error.type', boundAttribute(String(output.error.code), limit));
+        span.setStatus({
+          code: this.api.SpanStatusCode.ERROR,
+          message: boundAttribute(output.error.message, limit),
+        });
       }
       span.end();
     } catch {

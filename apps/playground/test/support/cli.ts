@@ -24,6 +24,8 @@ export interface CliOptions {
   readonly input?: string;
   readonly timeoutMs?: number;
   readonly detached?: boolean;
+  /** The working directory (default: the test's). */
+  readonly cwd?: string;
 }
 
 /** A clean environment: no model configured, no colour forced. */
@@ -52,6 +54,7 @@ export function startCli(args: readonly string[], options: CliOptions = {}): Chi
     env: baseEnv(options.env),
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: options.detached ?? false,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
 }
 

@@ -9,25 +9,12 @@ import {
   type CassetteExchange,
   CassetteMismatchError,
   firstDifference,
+  type ReplayOptions,
+  type ReplayReads,
 } from './cassette.js';
+import { checkCassette, checkReplayOptions, nullBodyStatuses } from './cassette-check.js';
 
-/** How a replayed answer is cut into network reads. */
-export type ReplayReads =
-  | 'whole'
-  | 'recorded'
-  | { readonly minBytes: number; readonly maxBytes: number; readonly seed: number };
-
-/** Options of `replayCassette`. */
-export interface ReplayOptions {
-  /**
-   * `whole` (default): each answer in one read; `recorded`: as the network delivered it when
-   * recorded; `{ minBytes, maxBytes, seed }`: reads of random sizes (UTF-8 characters and SSE
-   * lines cut anywhere), the same for the same seed.
-   */
-  readonly reads?: ReplayReads;
-  /** Top-level body fields left out of the comparison (default `stream` and `stream_options`). */
-  readonly ignoredFields?: readonly string[];
-}
+export type { ReplayOptions, ReplayReads } from './cassette.js';
 
 /** Provider options for `replay.provider()`: `baseURL` defaults to the cassette's. */
 export type ReplayProviderOptions = Omit<OpenAICompatibleProviderOptions, 'fetch' | 'baseURL'> & {
@@ -55,12 +42,16 @@ export interface CassetteReplay {
  * and gets its recorded answer, cut into reads as `options.reads` says. The first divergence is
  * a `CassetteMismatchError` naming the request and what differed, and every later request gets
  * it too (a retry cannot hide it).
- * @throws {TypeError} when `cassette` is not a version 1 cassette
+ * @throws {TypeError} when `cassette` is not a version 1 cassette a replay can play (a
+ * `status` that is no HTTP status, a missing field, ...: the message names the exchange and
+ * the field), or an option is not one `ReplayOptions` allows (the message names it)
  */
-export function replayCassette(cassette: Cassette, options: ReplayOptions = {}): CassetteReplay {
-  if (cassette?.version !== 1 || !Array.isArray(cassette.exchanges)) {
-    throw new TypeError('replayCassette: not a cassette (version 1 with an exchanges array).');
-  }
+export function replayCassette(
+  cassette: Cassette,
+  replayOptions: ReplayOptions = {},
+): CassetteReplay {
+  checkCassette(cassette);
+  const options = checkReplayOptions(replayOptions);
   const ignored = new Set(options.ignoredFields ?? ['stream', 'stream_options']);
   const reads = options.reads ?? 'whole';
   const random = typeof reads === 'object' ? seeded(reads.seed) : undefined;
@@ -81,7 +72,8 @@ export function replayCassette(cassette: Cassette, options: ReplayOptions = {}):
       throw difference;
     }
     const recorded = (exchange as CassetteExchange).response;
-    return new Response(body(pieces(recorded, reads, random), signal), {
+    const noBody = nullBodyStatuses.has(recorded.status);
+    return new Response(noBody ? null : body(pieces(recorded, reads, random), signal), {
       status: recorded.status,
       headers: recorded.headers,
     });

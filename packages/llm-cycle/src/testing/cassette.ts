@@ -124,3 +124,22 @@ function preview(value: unknown): string {
   }
   return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 }
+
+/** How a replayed answer is cut into network reads. */
+export type ReplayReads =
+  | 'whole'
+  | 'recorded'
+  | { readonly minBytes: number; readonly maxBytes: number; readonly seed: number };
+
+/** Options of `replayCassette`. */
+export interface ReplayOptions {
+  /**
+   * `whole` (default): each answer in one read; `recorded`: as the network delivered it when
+   * recorded; `{ minBytes, maxBytes, seed }`: reads of random sizes from `minBytes` to
+   * `maxBytes` (integers, `1 <= minBytes <= maxBytes`; UTF-8 characters and SSE lines cut
+   * anywhere), the same for the same integer `seed`.
+   */
+  readonly reads?: ReplayReads;
+  /** Top-level body fields left out of the comparison (default `stream` and `stream_options`). */
+  readonly ignoredFields?: readonly string[];
+}

@@ -80,9 +80,16 @@ export interface ChatCompletionsServer {
   reply(...replies: ServerReply[]): this;
   /** The reply used when the script is empty (default: HTTP 500 saying so). */
   fallback(reply: ServerReply | undefined): this;
+  /**
+   * Plays DeepSeek's thinking mode (api-docs.deepseek.com/guides/thinking_mode, "Tool Calls"):
+   * while on, a request whose history has an assistant message with tool calls but no
+   * `reasoning_content` is answered HTTP 400 `invalid_request_error` naming that message, and
+   * takes no scripted reply. Off by default and after `reset()`.
+   */
+  requireReasoningContent(required?: boolean): this;
   /** How many scripted replies were not used yet. */
   pending(): number;
-  /** Drops the replies not used yet and the requests recorded (e.g. between tests). */
+  /** Drops the replies not used yet and the requests recorded, and turns `requireReasoningContent` off (e.g. between tests). */
   reset(): this;
   /** How many TCP connections were accepted. */
   connections(): number;
@@ -105,6 +112,7 @@ export async function startChatCompletionsServer(
     script: [],
     requests: [],
     fallbackReply: undefined,
+    requireReasoning: false,
     disconnects: 0,
     connections: 0,
     options,
@@ -128,6 +136,7 @@ interface ScriptState {
   readonly script: ServerReply[];
   readonly requests: ReceivedRequest[];
   fallbackReply: ServerReply | undefined;
+  requireReasoning: boolean;
   disconnects: number;
   connections: number;
   /** The options the server started with. */
@@ -141,7 +150,8 @@ function answer(state: ScriptState, request: IncomingMessage, response: ServerRe
   request.on('end', () => {
     const received = receive(request, Buffer.concat(parts).toString('utf8'));
     if (state.options.recordRequests !== false) state.requests.push(received);
-    let reply = state.script.shift() ?? state.fallbackReply;
+    const refused = state.requireReasoning ? missingReasoning(received.body) : undefined;
+    let reply = refused ?? state.script.shift() ?? state.fallbackReply;
     while (typeof reply === 'function') reply = reply(received);
     let finished = false;
     response.on('finish', () => {
@@ -167,10 +177,15 @@ function serverHandle(state: ScriptState, port: number, server: Server): ChatCom
       state.fallbackReply = reply;
       return handle;
     },
+    requireReasoningContent: (required = true) => {
+      state.requireReasoning = required;
+      return handle;
+    },
     pending: () => state.script.length,
     reset: () => {
       state.script.length = 0;
       state.requests.length = 0;
+      state.requireReasoning = false;
       return handle;
     },
     connections: () => state.connections,
@@ -196,6 +211,32 @@ function receive(request: IncomingMessage, text: string): ReceivedRequest {
     url: request.url ?? '',
     headers: request.headers,
     body,
+  };
+}
+
+/** DeepSeek's answer to a history whose tool-call message lost its reasoning, or `undefined`. */
+function missingReasoning(body: unknown): ServerReply | undefined {
+  const messages = (body as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  const index = messages.findIndex(
+    (message: { role?: unknown; tool_calls?: unknown; reasoning_content?: unknown } | null) =>
+      message?.role === 'assistant' &&
+      Array.isArray(message.tool_calls) &&
+      message.tool_calls.length > 0 &&
+      typeof message.reasoning_content !== 'string',
+  );
+  if (index < 0) return undefined;
+  return {
+    kind: 'json',
+    status: 400,
+    body: {
+      error: {
+        message: `Missing \`reasoning_content\` field in the assistant message at message index ${index}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_request_error',
+      },
+    },
   };
 }
 

@@ -6,7 +6,9 @@ import {
   contentOf,
   errorMessageOf,
   finishReasonOf,
+  hasReasoningContent,
   isRecord,
+  noteReasoningContent,
   readUsage,
   reasoningOf,
 } from './dialects.js';
@@ -51,6 +53,7 @@ export function parseCompletion(body: unknown): ChatResponse {
     ...(typeof raw.refusal === 'string' ? { refusal: raw.refusal } : {}),
     ...(reasoning === undefined ? {} : { reasoning_content: reasoning }),
   };
+  if (hasReasoningContent(raw)) noteReasoningContent(message);
   const usage = readUsage(body.usage) ?? readUsage(choice.usage);
   return {
     id: typeof body.id === 'string' ? body.id : '',

@@ -3,8 +3,9 @@
  * api.openai.com sends, named once here with the source of the rule. The parsers of streamed
  * and whole answers call these and know no vendor themselves.
  */
-import type { FinishReason, Usage } from '../chat-provider.js';
+import type { ChatResponse, FinishReason, Usage } from '../chat-provider.js';
 import { LlmError } from '../llm-error.js';
+import type { AssistantMessage } from '../messages.js';
 
 /** Whether `value` is a plain JSON object. Never throws. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -138,12 +139,53 @@ export function errorMessageOf(error: unknown): string {
 }
 
 /**
- * Whether the endpoint is DeepSeek's API, whose thinking mode requires the `reasoning_content`
- * of assistant messages with tool calls to be sent back in later requests (HTTP 400 otherwise;
- * api-docs.deepseek.com/guides/thinking_mode, "Tool Calls").
+ * DeepSeek's reasoning rule: in thinking mode, the `reasoning_content` of an assistant message
+ * with tool calls must be sent back in later requests, or the next turn is refused with HTTP
+ * 400 (api-docs.deepseek.com/guides/thinking_mode, "Tool Calls"). A gateway in front of
+ * DeepSeek (LiteLLM, OpenRouter, a company proxy, vLLM serving DeepSeek's weights) passes the
+ * request on and gets the same 400 (issue 18). The provider follows the rule
+ * (`sendReasoning` default `tool-calls` instead of `never`) for a request when:
+ * - the base URL's host is deepseek.com or under it (`isDeepSeekHost`), or `deepseek: true`;
+ * - else when the request's model is DeepSeek's (`isDeepSeekModel`), or this provider saw an
+ *   answer to that model that named a DeepSeek model or carried `reasoning_content` on a
+ *   tool-call message (`followsDeepSeekRule`): a proxy's alias is learned from its first tool
+ *   turn. `reasoning` (vLLM 0.11+, OpenRouter, Groq, Ollama) is not that signal: servers that
+ *   name it so do not ask for it back, and a strict one may refuse a field it does not know.
+ * `deepseek: false` turns the rule off and `sendReasoning` overrides it either way. What is
+ * learned lives in the provider object: a provider made afresh (a new process resuming a run
+ * state) knows the names and the host only.
  */
 export function isDeepSeekHost(hostname: string): boolean {
   return hostname === 'deepseek.com' || hostname.endsWith('.deepseek.com');
+}
+
+/**
+ * Whether `model` names a DeepSeek model: its last `/` segment starts with `deepseek-`, in any
+ * case (`deepseek-reasoner`; LiteLLM's `deepseek/deepseek-r1`, docs.litellm.ai/docs/providers/deepseek;
+ * OpenRouter's `deepseek/deepseek-chat-v3.1`, also as `openrouter/deepseek/...`; vLLM's
+ * `deepseek-ai/DeepSeek-V3.1`; Ollama's `deepseek-r1:14b`). Never throws.
+ */
+export function isDeepSeekModel(model: string): boolean {
+  return /^deepseek-/i.test(model.slice(model.lastIndexOf('/') + 1));
+}
+
+/** The answers whose tool-call message came with `reasoning_content` on the wire. */
+const reasoningContentAnswers = new WeakSet<AssistantMessage>();
+
+/** Notes that the server sent `message` (with tool calls) and its `reasoning_content` field. */
+export function noteReasoningContent(message: AssistantMessage): void {
+  if (message.tool_calls !== undefined && message.tool_calls.length > 0)
+    reasoningContentAnswers.add(message);
+}
+
+/** Whether an answer shows its server follows DeepSeek's rule (see `isDeepSeekHost`). Never throws. */
+export function followsDeepSeekRule(response: ChatResponse): boolean {
+  return isDeepSeekModel(response.model) || reasoningContentAnswers.has(response.message);
+}
+
+/** Whether a wire message or delta carries reasoning in DeepSeek's `reasoning_content` field. */
+export function hasReasoningContent(record: Record<string, unknown>): boolean {
+  return typeof record.reasoning_content === 'string' && record.reasoning_content !== '';
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Redactor } from '@agcore/tools-core';
 import type { ChatResponse, Usage } from '../chat-provider.js';
 import type { AssistantMessage, ToolCall } from '../messages.js';
-import { finishReasonOf } from './dialects.js';
+import { finishReasonOf, noteReasoningContent } from './dialects.js';
 
 interface PartialCall {
   id: string;
@@ -32,6 +32,8 @@ export class ResponseAssembler {
   finishReason: string | undefined;
   /** The last usage seen. */
   usage: Usage | undefined;
+  /** Whether reasoning came in DeepSeek's `reasoning_content` field (see `followsDeepSeekRule`). */
+  reasoningContent = false;
   #text = '';
   #reasoning = '';
   #refusal: string | undefined;
@@ -95,6 +97,7 @@ export class ResponseAssembler {
       ...(this.#refusal === undefined ? {} : { refusal: redact(this.#refusal) }),
       ...(reasoning === undefined ? {} : { reasoning_content: reasoning }),
     };
+    if (this.reasoningContent) noteReasoningContent(message);
     return {
       id: redact(this.id),
       model: redact(this.model),

@@ -5,6 +5,7 @@ import {
   argumentsOf,
   contentOf,
   errorMessageOf,
+  hasReasoningContent,
   isRecord,
   reasoningOf,
   toolCallIndex,
@@ -75,6 +76,7 @@ function applyDelta(
 ): void {
   const reasoning = reasoningOf(delta);
   if (reasoning !== undefined) addReasoning(scrub(reasoning), assembler, batch);
+  if (hasReasoningContent(delta)) assembler.reasoningContent = true;
   const content = delta.content;
   if (typeof content === 'string') {
     if (content !== '') addText(scrub(content), assembler, batch);

@@ -5,9 +5,9 @@ import {
   unevaluatedPropertiesCheck,
 } from './keywords-structure.js';
 import { valueChecks } from './keywords-value.js';
-import { compileLinearRegex, type LinearRegex, UnsupportedPattern } from './regex.js';
+import type { Pattern } from './patterns.js';
 import type { Schema, SchemaGraph } from './schema-graph.js';
-import { isSchemaObject, type SchemaObject, SchemaProblem } from './snapshot.js';
+import { isSchemaObject, type SchemaObject } from './snapshot.js';
 import {
   attempt,
   type Evaluated,
@@ -29,9 +29,13 @@ const neverValid: Validator = (_value, state) => fail(state, 'is not allowed by 
 export class ValidatorBuilder {
   private readonly made = new Map<SchemaObject, Validator>();
 
+  /**
+   * @param graph the schema's subschemas and references.
+   * @param pattern compiles a `pattern` or `patternProperties` key (with the schema's trust).
+   */
   constructor(
     private readonly graph: SchemaGraph,
-    private readonly regexCache: Map<string, LinearRegex>,
+    readonly pattern: (source: string) => Pattern,
   ) {}
 
   validatorOf = (schema: Schema): Validator => {
@@ -48,28 +52,12 @@ export class ValidatorBuilder {
     return built;
   };
 
-  regex = (pattern: string): LinearRegex => {
-    let regex = this.regexCache.get(pattern);
-    if (regex === undefined) {
-      try {
-        regex = compileLinearRegex(pattern);
-      } catch (error) {
-        if (!(error instanceof UnsupportedPattern)) throw error;
-        throw new SchemaProblem(
-          `its pattern ${JSON.stringify(pattern)} cannot be used: ${error.message} (patterns run on a linear-time engine with RE2 semantics)`,
-        );
-      }
-      this.regexCache.set(pattern, regex);
-    }
-    return regex;
-  };
-
   private build(schema: SchemaObject): Validator {
     const checks: Validator[] = [];
     for (const target of this.graph.references.get(schema) ?? []) {
       checks.push(this.validatorOf(target));
     }
-    valueChecks(schema, checks, this.regex);
+    valueChecks(schema, checks, this.pattern);
     objectChecks(schema, checks, this);
     arrayChecks(schema, checks, this);
     this.logicChecks(schema, checks);

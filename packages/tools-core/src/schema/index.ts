@@ -1,52 +1,15 @@
 import type { JsonSchema } from '../json-schema.js';
 import { describeThrown, ToolError } from '../tool-error.js';
 import { ValidatorBuilder } from './build.js';
-import { type LinearRegex, maxRegexProgramSize } from './regex.js';
-import { maxRepeatCount } from './regex-parse.js';
+import { type Limits, readLimits, readTrust, type SchemaCompilerOptions } from './limits.js';
+import { PatternCache, type SchemaTrust } from './patterns.js';
 import { buildSchemaGraph, checkExpansion, type Schema } from './schema-graph.js';
-import { isSchemaObject, SchemaProblem, snapshotSchema } from './snapshot.js';
+import { fixTheSchema, isSchemaObject, SchemaProblem, snapshotSchema } from './snapshot.js';
 import type { State, Validator } from './state.js';
+import { measureValue } from './value-size.js';
 
-/**
- * The limits of a schema compiler, every one documented in the README of
- * `@agcore/tools-core`. Override any of them with `createSchemaCompiler(options)`.
- */
-export const schemaLimits = Object.freeze({
-  /** Values in one schema (every object, array, string, number... counts one). */
-  maxSchemaSize: 50_000,
-  /** Nesting of a schema document, in JSON levels. */
-  maxSchemaDepth: 128,
-  /** Subschemas one place of a value may be checked against (through `$ref`, `anyOf`...). */
-  maxExpansion: 10_000,
-  /** Nesting of a validated value: deeper values are refused before validation. */
-  maxValueDepth: 128,
-  /** Work of one validation (subschema applications plus regex steps); past it the value is refused. */
-  maxValidationSteps: 500_000,
-  /** Problems one failed validation reports at most. */
-  maxErrors: 5,
-  /** Instructions one `pattern` may compile to (fixed). */
-  maxRegexProgramSize,
-  /** The largest `{n,m}` count in a `pattern`, as in RE2 (fixed). */
-  maxRepeatCount,
-});
-
-/** Options of `createSchemaCompiler`: the limits of `schemaLimits`, and how to name the value. */
-export interface SchemaCompilerOptions {
-  /** Default `schemaLimits.maxSchemaSize` (50 000). */
-  readonly maxSchemaSize?: number;
-  /** Default `schemaLimits.maxSchemaDepth` (128). */
-  readonly maxSchemaDepth?: number;
-  /** Default `schemaLimits.maxExpansion` (10 000). */
-  readonly maxExpansion?: number;
-  /** Default `schemaLimits.maxValueDepth` (128). */
-  readonly maxValueDepth?: number;
-  /** Default `schemaLimits.maxValidationSteps` (500 000). */
-  readonly maxValidationSteps?: number;
-  /** Default `schemaLimits.maxErrors` (5). */
-  readonly maxErrors?: number;
-  /** What problems call the value's root, as in "arguments.city must be string"; default `'value'`. */
-  readonly valueName?: string;
-}
+export { type SchemaCompilerOptions, schemaLimits } from './limits.js';
+export type { SchemaTrust } from './patterns.js';
 
 /**
  * Checks a value against a compiled schema: `undefined` when it is valid, otherwise a one-line
@@ -64,25 +27,13 @@ export interface SchemaCompiler {
    *
    * @throws {ToolError} code `other`, with `toolName: subject`.
    */
-  compile(schema: JsonSchema, subject: string): SchemaCheck;
+  compile(schema: JsonSchema, subject: string, options?: CompileOptions): SchemaCheck;
 }
 
-type Limits = Required<Omit<SchemaCompilerOptions, 'valueName'>> & { readonly valueName: string };
-
-function readLimits(options: SchemaCompilerOptions): Limits {
-  const limits = { ...schemaLimits, valueName: options.valueName ?? 'value' };
-  const out: Record<string, number | string> = { ...limits };
-  for (const key of Object.keys(schemaLimits) as (keyof typeof schemaLimits)[]) {
-    const value = (options as Record<string, unknown>)[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !(value >= 1)) {
-      throw new TypeError(
-        `SchemaCompilerOptions.${key} must be a number >= 1, got ${String(value)}.`,
-      );
-    }
-    out[key] = value;
-  }
-  return out as unknown as Limits;
+/** Options of one `SchemaCompiler.compile`. */
+export interface CompileOptions {
+  /** Where this schema comes from; default the compiler's `trust` (itself `'trusted'`). */
+  readonly trust?: SchemaTrust;
 }
 
 /**
@@ -100,44 +51,58 @@ function readLimits(options: SchemaCompilerOptions): Limits {
  */
 export function createSchemaCompiler(options: SchemaCompilerOptions = {}): SchemaCompiler {
   const limits = readLimits(options);
-  const regexCache = new Map<string, LinearRegex>();
+  const defaultTrust = readTrust(options.trust, 'SchemaCompilerOptions.trust');
+  const patterns = new PatternCache(limits.maxNativePatternInputLength, options.onWarning);
   return {
-    compile(schema, subject) {
+    compile(schema, subject, compileOptions) {
+      const trust =
+        compileOptions?.trust === undefined
+          ? defaultTrust
+          : readTrust(compileOptions.trust, 'CompileOptions.trust');
+      const pending = new Map<string, string>();
       let validate: Validator;
       try {
-        validate = build(schema, limits, regexCache);
+        validate = build(schema, limits, (source) => patterns.get(source, trust, subject, pending));
       } catch (error) {
         throw new ToolError(
           'other',
-          `The schema of tool '${subject}' was refused: ${whyRefused(error)}. Simplify the schema or raise the limit (SchemaCompilerOptions).`,
+          `The schema of tool '${subject}' was refused: ${whyRefused(error)}.`,
           { toolName: subject, cause: error },
         );
       }
+      patterns.warn(pending);
       return checker(validate, limits);
     },
   };
 }
 
+/** The reason and what to do, as one sentence after "was refused: ". */
 function whyRefused(error: unknown): string {
   try {
-    if (error instanceof SchemaProblem) return error.message;
-    if (error instanceof RangeError) return 'it is nested too deeply to compile';
+    if (error instanceof SchemaProblem) return `${error.message}. ${error.advice}`;
+    if (error instanceof RangeError) {
+      return 'it is nested too deeply to compile. Simplify the schema';
+    }
   } catch {
     // A hostile thrown value (a proxy whose traps throw): described below.
   }
-  return `it cannot be compiled (${describeThrown(error)})`;
+  return `it cannot be compiled (${describeThrown(error)}). Fix the schema`;
 }
 
-function build(schema: unknown, limits: Limits, regexCache: Map<string, LinearRegex>): Validator {
+function build(
+  schema: unknown,
+  limits: Limits,
+  pattern: ConstructorParameters<typeof ValidatorBuilder>[1],
+): Validator {
   const data = snapshotSchema(schema, limits.maxSchemaSize, limits.maxSchemaDepth);
   if (typeof data !== 'boolean' && !isSchemaObject(data)) {
-    throw new SchemaProblem('it is not a JSON Schema (an object or a boolean)');
+    throw new SchemaProblem('it is not a JSON Schema (an object or a boolean)', fixTheSchema);
   }
   const root: Schema = data;
   const dialect = isSchemaObject(root) && typeof root.$schema === 'string' ? root.$schema : '';
   const graph = buildSchemaGraph(root, dialect.includes('draft-04'));
   if (graph.nodes.length > 0) checkExpansion(graph, limits.maxExpansion, limits.maxValueDepth);
-  return new ValidatorBuilder(graph, regexCache).validatorOf(root);
+  return new ValidatorBuilder(graph, pattern).validatorOf(root);
 }
 
 function newState(limits: Limits): State {
@@ -159,16 +124,17 @@ function checker(validate: Validator, limits: Limits): SchemaCheck {
   return (value) => {
     const state = spare ?? newState(limits);
     spare = undefined;
-    state.steps = limits.maxValidationSteps;
     state.exhausted = false;
     state.path.length = 0;
     state.errors = [];
     try {
-      const tooDeep = measureDepth(value, limits, state);
-      if (tooDeep !== undefined) return tooDeep;
+      const size = measureValue(value, limits);
+      if (typeof size === 'string') return size;
+      const budget = budgetFor(size, limits);
+      state.steps = budget;
       const valid = validate(value, state, undefined);
       if (state.exhausted) {
-        return `${valueName} is too large or too complex to validate within ${limits.maxValidationSteps} steps (the validation budget)`;
+        return `${valueName} is too large or too complex to validate within ${budget} steps (the validation budget: the larger of ${limits.maxValidationSteps} and ${limits.maxValidationStepsPerByte} steps per character of its JSON, about ${size})`;
       }
       if (valid) return undefined;
       const errors = state.errors ?? [];
@@ -183,6 +149,15 @@ function checker(validate: Validator, limits: Limits): SchemaCheck {
   };
 }
 
+/**
+ * The work one validation may do: `max(maxValidationSteps, maxValidationStepsPerByte × size)`,
+ * so that work linear in the value's size passes at any size and only work far above it
+ * (a schema that checks each character or item many times over) is cut.
+ */
+function budgetFor(size: number, limits: Limits): number {
+  return Math.max(limits.maxValidationSteps, limits.maxValidationStepsPerByte * size);
+}
+
 function whyUnreadable(error: unknown, valueName: string): string {
   try {
     if (error instanceof RangeError) return `${valueName} is nested too deeply to validate`;
@@ -190,36 +165,6 @@ function whyUnreadable(error: unknown, valueName: string): string {
     // A hostile thrown value: described below.
   }
   return oneLine(`${valueName} could not be read: ${describeThrown(error)}`);
-}
-
-/** Refuses values nested deeper than the limit, without recursion; costs budget steps. */
-function measureDepth(value: unknown, limits: Limits, state: State): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  let stack: object[] | undefined;
-  let depths: number[] | undefined;
-  let item: object = value;
-  let depth = 1;
-  for (;;) {
-    if (depth > limits.maxValueDepth) {
-      return `${state.valueName} is nested deeper than ${limits.maxValueDepth} levels (the depth limit), or refers back to itself`;
-    }
-    if (--state.steps < 0) {
-      return `${state.valueName} is too large to validate within ${limits.maxValidationSteps} steps (the validation budget)`;
-    }
-    const children = Array.isArray(item) ? item : Object.values(item);
-    for (let index = 0; index < children.length; index++) {
-      const child: unknown = children[index];
-      if (typeof child === 'object' && child !== null) {
-        stack ??= [];
-        depths ??= [];
-        stack.push(child);
-        depths.push(depth + 1);
-      }
-    }
-    if (stack === undefined || stack.length === 0) return undefined;
-    item = stack.pop() as object;
-    depth = depths?.pop() as number;
-  }
 }
 
 function oneLine(text: string): string {

@@ -1,5 +1,4 @@
-import { regexTest } from './keywords-value.js';
-import type { LinearRegex } from './regex.js';
+import type { Pattern } from './patterns.js';
 import type { Schema } from './schema-graph.js';
 import { isSchemaObject, type SchemaObject } from './snapshot.js';
 import { attempt, type Evaluated, fail, goOn, type State, type Validator } from './state.js';
@@ -7,7 +6,8 @@ import { attempt, type Evaluated, fail, goOn, type State, type Validator } from 
 /** What the object keywords need from the compiler. */
 export interface ObjectContext {
   validatorOf(schema: Schema): Validator;
-  regex(pattern: string): LinearRegex;
+  /** Compiles a `patternProperties` key. */
+  pattern(source: string): Pattern;
 }
 
 function isSubschema(value: unknown): value is Schema {
@@ -96,7 +96,7 @@ function propertyCountChecks(schema: SchemaObject, checks: Validator[]): void {
 /** `properties`, `patternProperties`, `additionalProperties` and `propertyNames`, compiled. */
 interface PropertyRules {
   readonly named: Map<string, Validator>;
-  readonly patterns: [LinearRegex, Validator][];
+  readonly patterns: [Pattern, Validator][];
   /** `additionalProperties` as written (`false`: no other key is allowed). */
   readonly additional: Schema | undefined;
   readonly additionalCheck: Validator | undefined;
@@ -113,11 +113,11 @@ function propertyRules(schema: SchemaObject, context: ObjectContext): PropertyRu
       if (isSubschema(child)) named.set(name, context.validatorOf(child));
     }
   }
-  const patterns: [LinearRegex, Validator][] = [];
+  const patterns: [Pattern, Validator][] = [];
   if (isSchemaObject(schema.patternProperties)) {
     for (const pattern of Object.keys(schema.patternProperties)) {
       const child = schema.patternProperties[pattern];
-      if (isSubschema(child)) patterns.push([context.regex(pattern), context.validatorOf(child)]);
+      if (isSubschema(child)) patterns.push([context.pattern(pattern), context.validatorOf(child)]);
     }
   }
   const additional = isSubschema(schema.additionalProperties)
@@ -177,11 +177,14 @@ function checkProperty(
       if (!goOn(state)) return false;
     }
   }
-  for (const [regex, validate] of rules.patterns) {
-    const hit = regexTest(regex, key, state);
+  for (const [pattern, validate] of rules.patterns) {
+    const hit = pattern.test(key, state, true);
     if (hit === undefined) return false;
     if (!hit) continue;
     matched = true;
+    // An unchecked (untrusted) pattern cannot say which keys it names: every key counts as
+    // named by it (no additionalProperties refusal), and its subschema is not applied.
+    if (pattern.unchecked) continue;
     if (!descend(validate, child, key, state)) {
       valid = false;
       if (!goOn(state)) return false;

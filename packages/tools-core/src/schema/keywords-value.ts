@@ -1,133 +1,7 @@
-import type { LinearRegex } from './regex.js';
-import { type SchemaData, type SchemaObject, SchemaProblem } from './snapshot.js';
-import { exhaust, fail, type State, type Validator } from './state.js';
-
-/**
- * The string formats the compiler checks (others are annotations, as the JSON Schema spec
- * allows). Every check is linear in the string's length: the regular expressions here have no
- * nested or overlapping repetition, and the long-form ones (URIs) use the platform's URL parser.
- */
-
-const date = /^(\d{4})-(\d{2})-(\d{2})$/;
-const time = /^(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:z|[+-]\d{2}(?::?\d{2})?)$/i;
-const daysInMonth = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function isDate(text: string): boolean {
-  const match = date.exec(text);
-  if (match === null) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 && !leap ? 28 : (daysInMonth[month - 1] as number));
-}
-
-function isTime(text: string): boolean {
-  const match = time.exec(text);
-  if (match === null) return false;
-  const hour = Number(match[1]);
-  const minute = Number(match[2]);
-  const second = Number(match[3]);
-  return hour <= 23 && minute <= 59 && second <= 60;
-}
-
-function isDateTime(text: string): boolean {
-  const separator = text.search(/[tT ]/);
-  return separator === 10 && isDate(text.slice(0, 10)) && isTime(text.slice(11));
-}
-
-const hostnameLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
-
-function isHostname(text: string): boolean {
-  if (text.length === 0 || text.length > 253) return false;
-  return text.split('.').every((label) => hostnameLabel.test(label));
-}
-
-const ipv4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
-function isIpv6(text: string): boolean {
-  if (text.length > 45 || !/^[0-9a-f:.]+$/i.test(text)) return false;
-  try {
-    return new URL(`http://[${text}]/`).hostname.length > 2;
-  } catch {
-    return false;
-  }
-}
-
-function isEmail(text: string): boolean {
-  const at = text.lastIndexOf('@');
-  if (at < 1 || at > 64 || text.length > 320) return false;
-  const local = text.slice(0, at);
-  return (
-    /^[a-z0-9!#$%&'*+/=?^_`{|}~.-]+$/i.test(local) &&
-    !local.startsWith('.') &&
-    !local.endsWith('.') &&
-    !local.includes('..') &&
-    isHostname(text.slice(at + 1))
-  );
-}
-
-function isUri(text: string): boolean {
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(text) || /[\s<>"{}|\\^`]/.test(text)) return false;
-  try {
-    new URL(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isUriReference(text: string): boolean {
-  if (/[\s<>"{}|\\^`]/.test(text)) return false;
-  try {
-    new URL(text, 'https://base.invalid/');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isRegex(text: string): boolean {
-  try {
-    new RegExp(text, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The checks, by format name. */
-export const formats: ReadonlyMap<string, (text: string) => boolean> = new Map([
-  ['date', isDate],
-  ['time', isTime],
-  ['date-time', isDateTime],
-  ['hostname', isHostname],
-  ['ipv4', (text: string) => ipv4.test(text)],
-  ['ipv6', isIpv6],
-  ['email', isEmail],
-  ['uri', isUri],
-  ['url', isUri],
-  ['uri-reference', isUriReference],
-  [
-    'uuid',
-    (text: string) =>
-      /^(?:urn:uuid:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text),
-  ],
-  ['regex', isRegex],
-  ['json-pointer', (text: string) => /^(?:\/(?:[^~/]|~[01])*)*$/.test(text)],
-  [
-    'relative-json-pointer',
-    (text: string) => /^(?:0|[1-9]\d*)(?:#|(?:\/(?:[^~/]|~[01])*)*)$/.test(text),
-  ],
-  [
-    'duration',
-    (text: string) =>
-      /^P(?!$)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?$/.test(
-        text,
-      ),
-  ],
-]);
+import { formats } from './formats.js';
+import type { Pattern } from './patterns.js';
+import { fixTheSchema, type SchemaData, type SchemaObject, SchemaProblem } from './snapshot.js';
+import { fail, type Validator } from './state.js';
 
 /** The JSON type of a value, `undefined` for what JSON has not (functions, BigInts...). */
 export function jsonType(value: unknown): string | undefined {
@@ -178,6 +52,7 @@ function typeCheck(types: readonly unknown[]): Validator {
     if (typeof name !== 'string' || !typeNames.has(name)) {
       throw new SchemaProblem(
         `its type ${JSON.stringify(name)} is not a JSON Schema type (${[...typeNames].join(', ')})`,
+        fixTheSchema,
       );
     }
   }
@@ -246,20 +121,10 @@ function codePointLength(text: string): number {
   return length;
 }
 
-/** Runs a linear regex within the validation's budget. */
-export function regexTest(regex: LinearRegex, text: string, state: State): boolean | undefined {
-  const matched = regex(text, state);
-  if (state.steps < 0) {
-    exhaust(state);
-    return undefined;
-  }
-  return matched;
-}
-
 function stringChecks(
   schema: SchemaObject,
   checks: Validator[],
-  regex: (pattern: string) => LinearRegex,
+  compilePattern: (source: string) => Pattern,
 ): void {
   const { minLength, maxLength, pattern, format } = schema;
   if (typeof minLength === 'number' || typeof maxLength === 'number') {
@@ -275,14 +140,13 @@ function stringChecks(
     });
   }
   if (typeof pattern === 'string') {
-    const matcher = regex(pattern);
+    const matcher = compilePattern(pattern);
     const message = `must match pattern ${JSON.stringify(pattern)}`;
-    checks.push(
-      (value, state) =>
-        typeof value !== 'string' ||
-        regexTest(matcher, value, state) === true ||
-        fail(state, message),
-    );
+    checks.push((value, state) => {
+      if (typeof value !== 'string') return true;
+      const matched = matcher.test(value, state);
+      return matched === true || (matched === false && fail(state, message));
+    });
   }
   const formatCheck = typeof format === 'string' ? formats.get(format) : undefined;
   if (formatCheck !== undefined) {
@@ -297,12 +161,13 @@ function stringChecks(
 export function valueChecks(
   schema: SchemaObject,
   checks: Validator[],
-  regex: (pattern: string) => LinearRegex,
+  compilePattern: (source: string) => Pattern,
 ): void {
   const { type } = schema;
   if (typeof type === 'string') checks.push(typeCheck([type]));
   else if (Array.isArray(type)) checks.push(typeCheck(type));
-  else if (type !== undefined) throw new SchemaProblem('its type is neither a string nor an array');
+  else if (type !== undefined)
+    throw new SchemaProblem('its type is neither a string nor an array', fixTheSchema);
   if (Object.hasOwn(schema, 'const')) {
     const expected = schema.const as SchemaData;
     const message = `must be equal to ${shortJson(expected)}`;
@@ -323,5 +188,5 @@ export function valueChecks(
     );
   }
   numberChecks(schema, checks);
-  stringChecks(schema, checks, regex);
+  stringChecks(schema, checks, compilePattern);
 }

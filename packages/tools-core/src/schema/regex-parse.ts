@@ -24,13 +24,19 @@ export type RegexNode =
 /** Thrown for a pattern this engine cannot run; the message says why. */
 export class UnsupportedPattern extends Error {}
 
+/** Thrown for a pattern that is not a regular expression at all (the platform's `RegExp` refuses it). */
+export class InvalidPattern extends UnsupportedPattern {}
+
 /** The largest count `{n,m}` may give, as in RE2. */
 export const maxRepeatCount = 1000;
 
 class Parser {
   private position = 0;
 
-  constructor(private readonly pattern: string) {}
+  constructor(
+    private readonly pattern: string,
+    private readonly relaxed: boolean,
+  ) {}
 
   parse(): RegexNode {
     const node = this.disjunction();
@@ -90,6 +96,10 @@ class Parser {
       return { kind: 'char', source: this.pattern.slice(start, this.position) };
     }
     if (character === '\\') {
+      const next = this.pattern[start + 1];
+      if (this.relaxed && next !== undefined && (next === 'k' || (next >= '1' && next <= '9'))) {
+        return this.anyText();
+      }
       this.skipEscape();
       return { kind: 'char', source: this.pattern.slice(start, this.position) };
     }
@@ -111,6 +121,13 @@ class Parser {
         const end = this.pattern.indexOf('>', this.position);
         if (end < 0) throw new UnsupportedPattern('unterminated group name');
         this.position = end + 1;
+      } else if (this.relaxed) {
+        // A lookaround only narrows what matches: without it, the pattern matches more.
+        this.position += marker.startsWith('?<') ? 3 : 2;
+        this.disjunction();
+        if (this.peek() !== ')') throw new UnsupportedPattern('unterminated group');
+        this.position++;
+        return { kind: 'empty' };
       } else {
         throw new UnsupportedPattern(
           'lookahead and lookbehind cannot run in linear time and are not supported',
@@ -121,6 +138,24 @@ class Parser {
     if (this.peek() !== ')') throw new UnsupportedPattern('unterminated group');
     this.position++;
     return inner;
+  }
+
+  /** A backreference, relaxed: any text at all (what the group matched is some text). */
+  private anyText(): RegexNode {
+    if (this.pattern[this.position + 1] === 'k') {
+      const end = this.pattern.indexOf('>', this.position);
+      if (end < 0) throw new UnsupportedPattern('unterminated group name');
+      this.position = end + 1;
+    } else {
+      this.position++;
+      while (/[0-9]/.test(this.pattern[this.position] ?? '')) this.position++;
+    }
+    return {
+      kind: 'repeat',
+      item: { kind: 'char', source: '[\\s\\S]' },
+      min: 0,
+      max: Number.POSITIVE_INFINITY,
+    };
   }
 
   private skipClass(): void {
@@ -209,9 +244,13 @@ class Parser {
 /**
  * Parses `pattern`. The caller has checked that `new RegExp(pattern, 'u')` accepts it, so the
  * syntax is valid ECMA-262; what remains to refuse is what cannot run in linear time.
+ * `relaxed`: parse a looser pattern instead, that matches every string `pattern` matches and
+ * maybe more (each lookaround removed, each backreference read as any text), as a linear-time
+ * pre-check of a pattern that otherwise runs on a backtracking engine.
  *
- * @throws {UnsupportedPattern} for backreferences, lookaround, counts above 1000.
+ * @throws {UnsupportedPattern} for backreferences and lookaround (unless relaxed), counts above
+ * 1000.
  */
-export function parseRegex(pattern: string): RegexNode {
-  return new Parser(pattern).parse();
+export function parseRegex(pattern: string, relaxed = false): RegexNode {
+  return new Parser(pattern, relaxed).parse();
 }

@@ -55,6 +55,21 @@ describe('linear regex: the meaning of ECMA-262 patterns (u flag)', () => {
     );
   });
 
+  it('relaxed: matches every string the pattern with lookaround or backreferences matches', () => {
+    const extra = fc.constantFrom('(?=a)', '(?!b)', '(?<=a)', '(?<!x)', '(?=.*1)', '\\1');
+    const withLookaround = fc
+      .tuple(fc.constantFrom('(a|b)', '(\\d+)'), fc.array(fc.oneof(piece, extra), { maxLength: 4 }))
+      .map(([group, rest]) => group + rest.join(''));
+    fc.assert(
+      fc.property(withLookaround, input, (source, text) => {
+        const native = new RegExp(source, 'u').test(text);
+        fc.pre(native);
+        expect(compileLinearRegex(source, true)(text, budget())).toBe(true);
+      }),
+      { seed: 20261201, numRuns: 2000 },
+    );
+  });
+
   it('handles the usual tool-schema patterns', () => {
     const cases: [string, string, boolean][] = [
       ['^[a-zA-Z0-9_-]{1,64}$', 'get_weather', true],

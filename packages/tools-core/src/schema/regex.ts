@@ -1,4 +1,4 @@
-import { parseRegex, type RegexNode, UnsupportedPattern } from './regex-parse.js';
+import { InvalidPattern, parseRegex, type RegexNode, UnsupportedPattern } from './regex-parse.js';
 
 /**
  * A linear-time matcher for JSON Schema's `pattern` (RE2 semantics: a Thompson NFA run as a
@@ -11,7 +11,7 @@ import { parseRegex, type RegexNode, UnsupportedPattern } from './regex-parse.js
  */
 export type LinearRegex = (input: string, budget: { steps: number }) => boolean;
 
-export { UnsupportedPattern };
+export { InvalidPattern, UnsupportedPattern };
 
 /** The largest program (instructions) one pattern may compile to. */
 export const maxRegexProgramSize = 10_000;
@@ -152,19 +152,19 @@ function isWordCharacter(codePoint: number): boolean {
  * Compiles a JSON Schema `pattern` (ECMA-262 with the `u` flag) to a linear-time matcher that
  * searches anywhere in the input, as `RegExp.prototype.test` does.
  *
- * @throws {UnsupportedPattern} for an invalid pattern, backreferences, lookaround, a count above
- * 1000 or a program above `maxRegexProgramSize` instructions; the message says which.
+ * @throws {InvalidPattern} (an `UnsupportedPattern`) for a pattern `RegExp` refuses;
+ * {UnsupportedPattern} for backreferences, lookaround, a count above 1000 or a program above
+ * `maxRegexProgramSize` instructions; the message says which. `relaxed`: compile the looser
+ * pattern of `parseRegex(pattern, true)` (no lookaround, backreferences as any text).
  */
-export function compileLinearRegex(pattern: string): LinearRegex {
+export function compileLinearRegex(pattern: string, relaxed = false): LinearRegex {
   try {
     new RegExp(pattern, 'u');
   } catch (error) {
-    throw new UnsupportedPattern(
-      `it is not a valid regular expression (${(error as Error).message})`,
-    );
+    throw new InvalidPattern(`it is not a valid regular expression (${(error as Error).message})`);
   }
   const program = new Emitter();
-  program.node(parseRegex(pattern));
+  program.node(parseRegex(pattern, relaxed));
   program.emit(MATCH);
   // \b and \B look at both neighbours of a position: those patterns run on the Pike VM alone.
   const wordAssertions = program.op.some(

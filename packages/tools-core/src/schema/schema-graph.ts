@@ -1,4 +1,10 @@
-import { isSchemaObject, type SchemaData, type SchemaObject, SchemaProblem } from './snapshot.js';
+import {
+  fixTheSchema,
+  isSchemaObject,
+  type SchemaData,
+  type SchemaObject,
+  SchemaProblem,
+} from './snapshot.js';
 
 /** A schema: an object or a boolean. */
 export type Schema = SchemaObject | boolean;
@@ -60,7 +66,10 @@ function resolve(reference: string, base: string): string {
     const href = new URL(reference, base).href;
     return href.endsWith('#') ? href.slice(0, -1) : href;
   } catch {
-    throw new SchemaProblem(`its $ref or $id ${JSON.stringify(reference)} is not a valid URI`);
+    throw new SchemaProblem(
+      `its $ref or $id ${JSON.stringify(reference)} is not a valid URI`,
+      fixTheSchema,
+    );
   }
 }
 
@@ -146,7 +155,7 @@ export function buildSchemaGraph(root: Schema, draft4: boolean): SchemaGraph {
       const reference = node[keyword];
       if (reference === undefined) continue;
       if (typeof reference !== 'string') {
-        throw new SchemaProblem(`its ${keyword} is not a string`);
+        throw new SchemaProblem(`its ${keyword} is not a string`, fixTheSchema);
       }
       const target = lookUp(reference, bases.get(node) as string, known, visits);
       walk();
@@ -233,6 +242,7 @@ function lookUp(
   }
   throw new SchemaProblem(
     `its $ref ${JSON.stringify(reference)} does not point inside the schema (references are resolved only within the tool's own schema, never fetched)`,
+    fixTheSchema,
   );
 }
 
@@ -312,6 +322,7 @@ function inPlaceOrder(graph: SchemaGraph): number[] {
         if (state[child] === 1) {
           throw new SchemaProblem(
             'its $ref (or allOf/anyOf/oneOf/not/if) chain loops back to itself without going into the value, so validation would never end',
+            fixTheSchema,
           );
         }
         if (state[child] === 0) {

@@ -1,5 +1,19 @@
+/** The advice of a schema that is wrong rather than too large. */
+export const fixTheSchema = 'Fix the schema (it is not valid JSON Schema as written)';
+
 /** A schema the compiler refuses; the compiler turns it into a `ToolError` naming the tool. */
-export class SchemaProblem extends Error {}
+export class SchemaProblem extends Error {
+  /**
+   * @param message why, as "its pattern ... cannot be used".
+   * @param advice what the user can do; the default suits a problem beyond a limit.
+   */
+  constructor(
+    message: string,
+    readonly advice = 'Simplify the schema or raise the limit (SchemaCompilerOptions)',
+  ) {
+    super(message);
+  }
+}
 
 /** A JSON value as the compiler keeps it: plain data on null-prototype objects. */
 export type SchemaData =

@@ -90,5 +90,6 @@ export const qwen: CorpusEntry = {
     calls: [['get_weather', { city: 'Paris' }]],
     text: conversation.answer,
     totalTokens: 535,
+    reasoningSentBack: true,
   },
 };

@@ -61,5 +61,6 @@ export const xai: CorpusEntry = {
     text: conversation.answer,
     reasoning: 'Report it.',
     totalTokens: 613,
+    reasoningSentBack: true,
   },
 };
