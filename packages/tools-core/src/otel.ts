@@ -39,7 +39,10 @@ export interface OtelSpanContext {
   /** The W3C trace flags (bit 0: sampled). */
   readonly traceFlags: number;
   /** The W3C `tracestate`, when there is one. */
-  readonly traceState?: { serialize(): string };
+  readonly traceState?: {
+    /** The `tracestate` header's value. */
+    serialize(): string;
+  };
 }
 
 /** A span's status (`SpanStatus`): a code of `OtelSpanStatusCode` and a message. */
