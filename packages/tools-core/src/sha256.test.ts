@@ -1,7 +1,20 @@
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hmacSha256Hex, sha256Hex, timingSafeHexEqual } from './sha256.js';
+import {
+  hmacSha256Hex,
+  portableHmacSha256Hex,
+  portableSha256Hex,
+  sha256Hex,
+  timingSafeHexEqual,
+} from './sha256.js';
+
+// Each implementation: the exported one (Node's own crypto here, found at run time) and the
+// portable code that browsers and workerd run.
+const implementations = [
+  { name: 'sha256Hex / hmacSha256Hex', sha256: sha256Hex, hmac: hmacSha256Hex },
+  { name: 'the portable code', sha256: portableSha256Hex, hmac: portableHmacSha256Hex },
+] as const;
 
 const bytes = (byte: number, count: number): Uint8Array => new Uint8Array(count).fill(byte);
 const nodeSha256 = (data: string | Uint8Array): string =>
@@ -9,7 +22,7 @@ const nodeSha256 = (data: string | Uint8Array): string =>
 const nodeHmac = (key: string | Uint8Array, data: string | Uint8Array): string =>
   createHmac('sha256', key).update(data).digest('hex');
 
-describe('sha256Hex', () => {
+describe.each(implementations)('SHA-256: $name', ({ sha256: sha256Hex }) => {
   it('gives the NIST (FIPS 180-4 examples) digests', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256Hex('abc')).toBe(
@@ -47,7 +60,7 @@ describe('sha256Hex', () => {
   });
 });
 
-describe('hmacSha256Hex', () => {
+describe.each(implementations)('HMAC-SHA-256: $name', ({ hmac: hmacSha256Hex }) => {
   it('gives the RFC 4231 test case results', () => {
     const key25 = Uint8Array.from({ length: 25 }, (_, index) => index + 1);
     const cases: [string | Uint8Array, string | Uint8Array, string][] = [

@@ -1,9 +1,42 @@
 /**
- * SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104), synchronous, on Web-standard APIs only
- * (`TextEncoder`), for what must hash without waiting: llm-cycle's run seal (`cycle.state()`
- * and `new LlmCycle({ state })` are synchronous, Web Crypto's digest is not, and `node:crypto`
- * keeps an entry out of browsers and edge runtimes). Checked against `node:crypto` in tests.
+ * SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104), synchronous, for what must hash without
+ * waiting: llm-cycle's run seal (`cycle.state()` and `new LlmCycle({ state })` are synchronous,
+ * Web Crypto's digest is not, and a static import of `node:crypto` keeps an entry out of
+ * browsers and edge runtimes). Where the host has Node's `process.getBuiltinModule` (Node
+ * 20.16+, Bun, Deno) its native `node:crypto` does the work, found at the first call (no import
+ * a bundler sees); elsewhere (browsers, workerd) the portable code below, on `TextEncoder` only.
+ * Both are checked against `node:crypto` in tests.
  */
+
+/** The part of `node:crypto` the fast path uses. */
+interface NativeHash {
+  update(data: string | Uint8Array): NativeHash;
+  digest(encoding: 'hex'): string;
+}
+
+interface NativeCrypto {
+  createHash(algorithm: 'sha256'): NativeHash;
+  createHmac(algorithm: 'sha256', key: string | Uint8Array): NativeHash;
+}
+
+/** `undefined`: not looked for yet; `null`: the host has none. */
+let native: NativeCrypto | null | undefined;
+
+function nativeCrypto(): NativeCrypto | null {
+  if (native !== undefined) return native;
+  try {
+    const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } })
+      .process;
+    const found = host?.getBuiltinModule?.('node:crypto') as Partial<NativeCrypto> | undefined;
+    native =
+      typeof found?.createHash === 'function' && typeof found.createHmac === 'function'
+        ? (found as NativeCrypto)
+        : null;
+  } catch {
+    native = null;
+  }
+  return native;
+}
 
 /** The round constants: the first 32 bits of the cube roots of the first 64 primes. */
 const roundConstants = new Int32Array([
@@ -146,7 +179,10 @@ function toHex(bytes: Uint8Array): string {
 
 /** SHA-256 of `data` (a string is hashed as UTF-8), in lower-case hex (64 digits). Never throws. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return toHex(digest(bytesOf(data)));
+  const crypto = nativeCrypto();
+  return crypto === null
+    ? portableSha256Hex(data)
+    : crypto.createHash('sha256').update(data).digest('hex');
 }
 
 /**
@@ -154,6 +190,19 @@ export function sha256Hex(data: string | Uint8Array): string {
  * 64-byte block is hashed first, as the RFC says), in lower-case hex (64 digits). Never throws.
  */
 export function hmacSha256Hex(key: string | Uint8Array, data: string | Uint8Array): string {
+  const crypto = nativeCrypto();
+  return crypto === null
+    ? portableHmacSha256Hex(key, data)
+    : crypto.createHmac('sha256', key).update(data).digest('hex');
+}
+
+/** `sha256Hex` in portable code only (what runs where the host has no `node:crypto`). */
+export function portableSha256Hex(data: string | Uint8Array): string {
+  return toHex(digest(bytesOf(data)));
+}
+
+/** `hmacSha256Hex` in portable code only (what runs where the host has no `node:crypto`). */
+export function portableHmacSha256Hex(key: string | Uint8Array, data: string | Uint8Array): string {
   let keyBytes = bytesOf(key);
   if (keyBytes.length > blockBytes) keyBytes = digest(keyBytes);
   const message = bytesOf(data);
