@@ -6,10 +6,10 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { agentFolder, expectAgentWorked, printingMain, startModel } from './agent-kit.js';
-import { binOf, childEnv, findExecutable, run, suiteRuns } from './support.js';
+import { absenceFails, binOf, childEnv, findExecutable, run, suiteRuns } from './support.js';
 
 const bun = findExecutable([binOf('bun')]);
-const missing = bun === undefined && process.env.CI !== 'true';
+const missing = bun === undefined && !absenceFails;
 if (missing && suiteRuns)
   console.warn('bun test skipped: no Bun here; `pnpm install` installs it (npm bun).');
 

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { agentFolder, expectAgentWorked, printingMain, startModel } from './agent-kit.js';
-import { binOf, childEnv, findExecutable, run, suiteRuns } from './support.js';
+import { absenceFails, binOf, childEnv, findExecutable, run, suiteRuns } from './support.js';
 
 const deno = findExecutable([binOf('deno')]);
-const missing = deno === undefined && process.env.CI !== 'true';
+const missing = deno === undefined && !absenceFails;
 if (missing && suiteRuns)
   console.warn('deno test skipped: no Deno here; `pnpm install` installs it (npm deno).');
 

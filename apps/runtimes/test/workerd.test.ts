@@ -12,10 +12,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { agentFolder, expectAgentWorked, startModel } from './agent-kit.js';
-import { binOf, childEnv, findExecutable, suiteRuns } from './support.js';
+import { absenceFails, binOf, childEnv, findExecutable, suiteRuns } from './support.js';
 
 const workerd = findExecutable([binOf('workerd')]);
-const missing = workerd === undefined && process.env.CI !== 'true';
+const missing = workerd === undefined && !absenceFails;
 if (missing && suiteRuns)
   console.warn('workerd test skipped: no workerd here; `pnpm install` installs it (npm workerd).');
 
