@@ -221,6 +221,12 @@ class OpenAICompatibleProvider implements ChatProvider {
       throw exchange.failure(error, 'sending the request');
     }
     exchange.touch();
+    // Sent with `redirect: 'manual'`, a redirect comes back as the answer: a 3xx (Node, Deno,
+    // Bun, workerd) or, in a browser, an opaque one of status 0.
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw redirected(this.#endpoint.shown);
+    }
     if (!response.ok) throw await httpError(response, this.#endpoint.shown, this.#endpoint.redact);
     return response;
   }
@@ -241,8 +247,9 @@ class OpenAICompatibleProvider implements ChatProvider {
         headers: this.#endpoint.headers,
         body,
         // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
-        // request body per request: redirects are refused with a clear error instead.
-        redirect: 'error',
+        // request body per request: redirects are refused with a clear error instead. 'manual',
+        // not 'error': Cloudflare's workerd refuses 'error' ("does not make sense at the edge").
+        redirect: 'manual',
         signal: exchange.signal,
       }),
     );

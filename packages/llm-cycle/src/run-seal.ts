@@ -1,9 +1,15 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { canonicalJson, type JsonValue } from '@agcore/tools-core';
+import {
+  canonicalJson,
+  hmacSha256Hex,
+  type JsonValue,
+  sha256Hex,
+  timingSafeHexEqual,
+} from '@agcore/tools-core';
 
 /*
- * Hashes of a run state (Node's `node:crypto`: `cycle.state()` and `new LlmCycle({ state })`
- * are synchronous, and Web Crypto's digest is asynchronous only). Everything hashed is
+ * Hashes of a run state (tools-core's synchronous SHA-256: `cycle.state()` and
+ * `new LlmCycle({ state })` are synchronous, Web Crypto's digest is asynchronous only, and
+ * `node:crypto` would keep this entry out of browsers and edge runtimes). Everything hashed is
  * canonical JSON (tools-core's `canonicalJson`: keys sorted by UTF-16 code units, no
  * whitespace, strings and numbers as `JSON.stringify` writes them), so a state that went
  * through `JSON.parse(JSON.stringify(state))`, or another JSON library that reorders keys,
@@ -12,7 +18,7 @@ import { canonicalJson, type JsonValue } from '@agcore/tools-core';
 
 /** SHA-256 of `text` (UTF-8), in lower-case hex. */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return sha256Hex(text);
 }
 
 /** What binds a pending call: everything a decision on it depends on, its id included. */
@@ -37,12 +43,10 @@ export function bindingHash(binding: CallBinding): string {
 
 /** HMAC-SHA-256 (hex) of the canonical JSON of `state` (which must not hold its `mac`). */
 export function stateMac(state: object, secret: string | Uint8Array): string {
-  return createHmac('sha256', secret).update(canonicalJson(state), 'utf8').digest('hex');
+  return hmacSha256Hex(secret, canonicalJson(state));
 }
 
 /** Whether `mac` is the HMAC of `state`, compared in constant time. */
 export function macMatches(state: object, mac: string, secret: string | Uint8Array): boolean {
-  const expected = Buffer.from(stateMac(state, secret), 'hex');
-  const given = Buffer.from(mac, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return timingSafeHexEqual(mac, stateMac(state, secret));
 }

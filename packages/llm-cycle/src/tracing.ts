@@ -1,22 +1,25 @@
 import {
+  activeOtelContext,
   boundAttribute,
   defaultMaxAttributeBytes,
   describeThrown,
+  getOtelTracer,
   isTracerProviderRegistered,
-  optionalImport,
+  type OtelAttributes,
+  type OtelAttributeValue,
+  type OtelContext,
+  type OtelSpan,
+  OtelSpanKind,
+  OtelSpanStatusCode,
+  type OtelTracer,
+  setOtelSpan,
+  withOtelContext,
 } from '@agcore/tools-core';
-import type * as Otel from '@opentelemetry/api';
 import type { ChatResponse, Usage } from './chat-provider.js';
 import { LlmError } from './llm-error.js';
 import { type ModelCall, requestStreamed, requestWhole } from './model-request.js';
 import type { StreamEvent } from './stream-events.js';
 import { inputMessages, outputMessages, systemInstructions } from './trace-content.js';
-
-/**
- * `@opentelemetry/api`, imported the first time a traced submit needs it (an optional peer
- * dependency: without it, or without a registered tracer provider, it is never loaded).
- */
-const otel = optionalImport<typeof Otel>(() => import('@opentelemetry/api'));
 
 /** Options of `LlmCycle`'s OpenTelemetry spans (`LlmCycleOptions.tracing`). */
 export interface LlmTracingOptions {
@@ -53,9 +56,13 @@ export function wantsSpans(tracing: LlmTracingOptions | undefined): boolean {
   return tracing !== undefined && isTracerProviderRegistered();
 }
 
-/** Loads the API when it was not tried yet; resolves when the attempt ended. Never rejects. */
+/**
+ * Nothing to load: spans are made through tools-core's view of what the application registered
+ * with `@opentelemetry/api` (the optional peer is never imported, so no bundler has to resolve
+ * it). Kept for the caller that waited for the API's loading; always `undefined`.
+ */
 export function loadTracingApi(): Promise<unknown> | undefined {
-  return otel.settled ? undefined : otel.load();
+  return undefined;
 }
 
 /** Request parameters recorded as `gen_ai.request.*` (numbers only, as the conventions name them). */
@@ -79,44 +86,45 @@ const requestAttributes: readonly (readonly [string, string])[] = [
 export class SubmitTrace {
   /** The trace id: what the tools get as `context.traceId`. */
   readonly traceId: string;
-  readonly #api: typeof Otel;
-  readonly #span: Otel.Span;
-  readonly #context: Otel.Context;
+  readonly #tracer: OtelTracer;
+  readonly #span: OtelSpan;
+  readonly #context: OtelContext;
   readonly #settings: TraceSettings;
   readonly #maxBytes: number;
   #inputTokens = 0;
   #outputTokens = 0;
   #usageSeen = false;
 
-  private constructor(api: typeof Otel, span: Otel.Span, settings: TraceSettings) {
-    this.#api = api;
+  private constructor(tracer: OtelTracer, span: OtelSpan, settings: TraceSettings) {
+    this.#tracer = tracer;
     this.#span = span;
-    this.#context = api.trace.setSpan(api.context.active(), span);
+    this.#context = setOtelSpan(activeOtelContext(), span);
     this.#settings = settings;
     this.#maxBytes = maxBytesOf(settings.tracing);
     this.traceId = span.spanContext().traceId;
   }
 
-  /** Starts the `invoke_agent` span, child of the active span; `undefined` when the API is not loaded or the tracer throws. */
+  /** Starts the `invoke_agent` span, child of the active span; `undefined` when no tracer provider is registered or the tracer throws. */
   static start(settings: TraceSettings): SubmitTrace | undefined {
-    const api = otel.module;
-    if (api === undefined) return undefined;
     try {
+      const tracer = getOtelTracer('@agcore/llm-cycle');
+      if (tracer === undefined) return undefined;
       const maxBytes = maxBytesOf(settings.tracing);
       const agentName = settings.tracing?.agentName;
-      const attributes: Otel.Attributes = {
+      const attributes: OtelAttributes = {
         ...baseAttributes(settings, 'invoke_agent', maxBytes),
         ...(agentName === undefined
           ? {}
           : { 'gen_ai.agent.name': boundAttribute(agentName, maxBytes) }),
       };
-      const span = tracer(api).startSpan(
+      const span = tracer.startSpan(
         agentName === undefined
           ? 'invoke_agent'
           : boundAttribute(`invoke_agent ${agentName}`, maxBytes),
-        { kind: api.SpanKind.INTERNAL, attributes },
+        { kind: OtelSpanKind.INTERNAL, attributes },
+        activeOtelContext(),
       );
-      return new SubmitTrace(api, span, settings);
+      return new SubmitTrace(tracer, span, settings);
     } catch {
       return undefined;
     }
@@ -127,7 +135,7 @@ export class SubmitTrace {
     let ran = false;
     let result: T | undefined;
     try {
-      return this.#api.context.with(this.#context, () => {
+      return withOtelContext(this.#context, () => {
         ran = true;
         result = body();
         return result;
@@ -175,7 +183,7 @@ export class SubmitTrace {
   }
 
   /** Sets an attribute of the submit's span (a pause, a resume), strings bounded. Never throws. */
-  note(name: string, value: Otel.AttributeValue): void {
+  note(name: string, value: OtelAttributeValue): void {
     try {
       this.#span.setAttribute(name, this.#bounded(value));
     } catch {
@@ -198,11 +206,11 @@ export class SubmitTrace {
     }
   }
 
-  #startChat(call: ModelCall): Otel.Span | undefined {
+  #startChat(call: ModelCall): OtelSpan | undefined {
     try {
       const { request } = call;
       const maxBytes = this.#maxBytes;
-      const attributes: Otel.Attributes = {
+      const attributes: OtelAttributes = {
         ...baseAttributes(this.#settings, 'chat', maxBytes),
         'gen_ai.request.model': boundAttribute(request.model, maxBytes),
       };
@@ -215,9 +223,9 @@ export class SubmitTrace {
         const system = systemInstructions(request.messages, maxBytes);
         if (system !== undefined) attributes['gen_ai.system_instructions'] = system;
       }
-      return tracer(this.#api).startSpan(
+      return this.#tracer.startSpan(
         boundAttribute(`chat ${request.model}`, maxBytes),
-        { kind: this.#api.SpanKind.CLIENT, attributes },
+        { kind: OtelSpanKind.CLIENT, attributes },
         this.#context,
       );
     } catch {
@@ -225,7 +233,7 @@ export class SubmitTrace {
     }
   }
 
-  #endChat(span: Otel.Span | undefined, response: ChatResponse | undefined, error: unknown): void {
+  #endChat(span: OtelSpan | undefined, response: ChatResponse | undefined, error: unknown): void {
     if (span === undefined) return;
     try {
       if (response !== undefined) {
@@ -246,7 +254,7 @@ export class SubmitTrace {
     }
   }
 
-  #recordUsage(span: Otel.Span, usage: Usage): void {
+  #recordUsage(span: OtelSpan, usage: Usage): void {
     span.setAttribute('gen_ai.usage.input_tokens', usage.promptTokens);
     span.setAttribute('gen_ai.usage.output_tokens', usage.completionTokens);
     this.#usageSeen = true;
@@ -254,31 +262,27 @@ export class SubmitTrace {
     this.#outputTokens += usage.completionTokens;
   }
 
-  #recordError(span: Otel.Span, error: unknown): void {
+  #recordError(span: OtelSpan, error: unknown): void {
     const code = LlmError.isInstance(error) ? error.code : '_OTHER';
     span.setAttribute('error.type', code);
     const message = boundAttribute(describeThrown(error), this.#maxBytes);
-    span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message });
+    span.setStatus({ code: OtelSpanStatusCode.ERROR, message });
   }
 
-  #bounded(value: Otel.AttributeValue): Otel.AttributeValue {
+  #bounded(value: OtelAttributeValue): OtelAttributeValue {
     if (typeof value === 'string') return boundAttribute(value, this.#maxBytes);
     if (!Array.isArray(value) || !value.some((item) => typeof item === 'string')) return value;
     return (value as readonly unknown[]).map((item) =>
       typeof item === 'string' ? boundAttribute(item, this.#maxBytes) : item,
-    ) as Otel.AttributeValue;
+    ) as OtelAttributeValue;
   }
-}
-
-function tracer(api: typeof Otel): Otel.Tracer {
-  return api.trace.getTracer('@agcore/llm-cycle');
 }
 
 function baseAttributes(
   settings: TraceSettings,
   operation: string,
   maxBytes: number,
-): Otel.Attributes {
+): OtelAttributes {
   return {
     'gen_ai.operation.name': operation,
     'gen_ai.provider.name': boundAttribute(settings.tracing?.providerName ?? 'openai', maxBytes),

@@ -17,6 +17,28 @@ export { describeNonJson, maxJsonDepth } from './json.js';
 export type { JsonPreviewLimits } from './json-preview.js';
 export { toJsonPreview } from './json-preview.js';
 export type { FromJsonSchema, JsonSchema, JsonSchemaTypeName } from './json-schema.js';
+export type {
+  OtelAttributes,
+  OtelAttributeValue,
+  OtelContext,
+  OtelSpan,
+  OtelSpanContext,
+  OtelSpanOptions,
+  OtelSpanStatus,
+  OtelTracer,
+} from './otel.js';
+export {
+  activeOtelContext,
+  getOtelSpan,
+  getOtelTracer,
+  injectOtelContext,
+  isOtelSpanContextValid,
+  OtelSpanKind,
+  OtelSpanStatusCode,
+  otelRootContext,
+  setOtelSpan,
+  withOtelContext,
+} from './otel.js';
 export type { BuiltinPermission, CustomPermission } from './permission.js';
 export { checkRequiredPermissions, isPermission, Permission } from './permission.js';
 export type { Redactor } from './redact.js';
@@ -28,6 +50,7 @@ export {
   secretsOfHeaders,
   secretsOfUrl,
 } from './redact.js';
+export { hmacSha256Hex, sha256Hex, timingSafeHexEqual } from './sha256.js';
 export type { OptionalImport } from './telemetry.js';
 export {
   boundAttribute,

@@ -1,23 +1,26 @@
-import { isTracerProviderRegistered, optionalImport } from '@agcore/tools-core';
-import type * as Otel from '@opentelemetry/api';
+import {
+  activeOtelContext,
+  getOtelSpan,
+  injectOtelContext,
+  isOtelSpanContextValid,
+  isTracerProviderRegistered,
+} from '@agcore/tools-core';
 
-/**
- * `@opentelemetry/api`, imported the first time a call is made while a tracer provider is
- * registered (an optional peer dependency: otherwise it is never loaded).
+/*
+ * The trace context of a call comes from tools-core's view of what the application registered
+ * with `@opentelemetry/api` (its context manager and propagator): the optional peer is never
+ * imported, so a bundler never has to resolve it.
  */
-const otel = optionalImport<typeof Otel>(() => import('@opentelemetry/api'));
 
 /** The `_meta` keys the MCP specification reserves for trace context (SEP-414). */
 const traceKeys = ['traceparent', 'tracestate', 'baggage'] as const;
 
 /**
- * When a tracer provider is registered and the API is not loaded yet: the promise of its
- * loading, to wait for before the first call (so that it carries the trace context). Else
- * `undefined`. Never rejects.
+ * Nothing to load (the registrations are read where the application made them). Kept for the
+ * callers that waited for the API before the first call; always `undefined`.
  */
 export function tracingApiLoading(): Promise<unknown> | undefined {
-  if (otel.settled || !isTracerProviderRegistered()) return undefined;
-  return otel.load();
+  return undefined;
 }
 
 /**
@@ -28,19 +31,17 @@ export function tracingApiLoading(): Promise<unknown> | undefined {
  */
 export function traceMeta(): Record<string, string> | undefined {
   if (!isTracerProviderRegistered()) return undefined;
-  const api = otel.module;
-  if (api === undefined) return undefined;
   try {
-    const active = api.context.active();
-    const span = api.trace.getSpan(active);
+    const active = activeOtelContext();
+    const span = getOtelSpan(active);
     if (span === undefined) return undefined;
     const context = span.spanContext();
-    if (!api.isSpanContextValid(context)) return undefined;
-    const carrier: Record<string, unknown> = {};
-    api.propagation.inject(active, carrier);
+    if (!isOtelSpanContextValid(context)) return undefined;
+    const carrier: Record<string, string> = {};
+    injectOtelContext(active, carrier);
     const meta: Record<string, string> = {};
     for (const key of traceKeys) {
-      const value = carrier[key];
+      const value: unknown = carrier[key];
       if (typeof value === 'string' && value !== '') meta[key] = value;
     }
     if (meta.traceparent === undefined) {

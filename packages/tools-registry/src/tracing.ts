@@ -1,23 +1,28 @@
 import {
+  activeOtelContext,
   boundAttribute,
   defaultMaxAttributeBytes,
   describeThrown,
-  optionalImport,
+  getOtelTracer,
+  type OtelAttributes,
+  type OtelContext,
+  type OtelSpan,
+  OtelSpanKind,
+  OtelSpanStatusCode,
+  setOtelSpan,
   toJsonPreview,
+  withOtelContext,
 } from '@agcore/tools-core';
-import type * as Otel from '@opentelemetry/api';
 import type { InvocationRequest, RegistryView, ToolTracingOptions } from './options.js';
 import type { ToolInvocation } from './tool-invocation.js';
 
 /**
- * `@opentelemetry/api`, imported the first time a traced call needs it (an optional peer
- * dependency: without it, or without a registered tracer provider, it is never loaded).
+ * Nothing to load: spans are made through tools-core's view of what the application registered
+ * with `@opentelemetry/api` (the optional peer is never imported, so no bundler has to resolve
+ * it). Kept for the caller that waited for the API's loading; always `undefined`.
  */
-const otel = optionalImport<typeof Otel>(() => import('@opentelemetry/api'));
-
-/** Loads the API when it was not tried yet; resolves when the attempt ended. Never rejects. */
 export function loadTracingApi(): Promise<unknown> | undefined {
-  return otel.settled ? undefined : otel.load();
+  return undefined;
 }
 
 /** The smallest `maxAttributeBytes`: room for the marker and some of the text. */
@@ -61,19 +66,20 @@ export interface ToolSpan {
  * Starts the span of a call, as a child of the active span: `execute_tool {name}`, kind
  * INTERNAL, with `gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
  * `gen_ai.tool.type`, `gen_ai.tool.description` and `gen_ai.conversation.id`. `undefined`
- * when the API is not loaded, or the tracer throws (the call then runs untraced). Never throws.
+ * when no tracer provider is registered, or the tracer throws (the call then runs untraced).
+ * Never throws.
  */
 export function startToolSpan(
   registry: RegistryView,
   request: InvocationRequest,
 ): ToolSpan | undefined {
-  const api = otel.module;
-  if (api === undefined) return undefined;
   try {
+    const tracer = getOtelTracer('@agcore/tools-registry');
+    if (tracer === undefined) return undefined;
     const limit = registry.tracing?.maxAttributeBytes;
     const bound = (text: string): string => boundAttribute(text, limit);
     const name = typeof request.name === 'string' ? request.name : describeThrown(request.name);
-    const attributes: Otel.Attributes = {
+    const attributes: OtelAttributes = {
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': bound(name),
       'gen_ai.tool.type': 'function',
@@ -89,15 +95,13 @@ export function startToolSpan(
       // Text an MCP server chooses: 1 MB has been seen.
       attributes['gen_ai.tool.description'] = bound(description);
     }
-    const parent = api.context.active();
-    const span = api.trace
-      .getTracer('@agcore/tools-registry')
-      .startSpan(
-        bound(`execute_tool ${name}`),
-        { kind: api.SpanKind.INTERNAL, attributes },
-        parent,
-      );
-    return new ActiveToolSpan(api, span, api.trace.setSpan(parent, span), registry.tracing);
+    const parent = activeOtelContext();
+    const span = tracer.startSpan(
+      bound(`execute_tool ${name}`),
+      { kind: OtelSpanKind.INTERNAL, attributes },
+      parent,
+    );
+    return new ActiveToolSpan(span, setOtelSpan(parent, span), registry.tracing);
   } catch {
     return undefined;
   }
@@ -107,9 +111,8 @@ class ActiveToolSpan implements ToolSpan {
   readonly traceId: string;
 
   constructor(
-    private readonly api: typeof Otel,
-    private readonly span: Otel.Span,
-    private readonly context: Otel.Context,
+    private readonly span: OtelSpan,
+    private readonly context: OtelContext,
     private readonly options: ToolTracingOptions | undefined,
   ) {
     this.traceId = span.spanContext().traceId;
@@ -124,7 +127,7 @@ class ActiveToolSpan implements ToolSpan {
       return result;
     };
     try {
-      return this.api.context.with(this.context, wrapped);
+      return withOtelContext(this.context, wrapped);
     } catch {
       // A context manager that throws must not cost the call: run it (once) without.
       if (ran) return result as T;
@@ -155,7 +158,7 @@ class ActiveToolSpan implements ToolSpan {
       } else if (!output.ok) {
         span.setAttribute('error.type', boundAttribute(String(output.error.code), limit));
         span.setStatus({
-          code: this.api.SpanStatusCode.ERROR,
+          code: OtelSpanStatusCode.ERROR,
           message: boundAttribute(output.error.message, limit),
         });
       }
