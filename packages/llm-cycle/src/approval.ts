@@ -8,8 +8,7 @@ import {
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { untilAborted } from './abortable.js';
 import { LlmError } from './llm-error.js';
-import type { LoopGuard, LoopVerdict } from './loop-guard.js';
-import type { PreparedCall, ToolTurn } from './tool-step.js';
+import type { LoopVerdict, PreparedCall, TurnCalls, TurnGuard } from './turn-types.js';
 
 /** A call the approval policy decides on. */
 export interface ApprovalRequest {
@@ -35,7 +34,7 @@ export type ApprovalPolicy = (
 export interface PlanContext {
   readonly registry: ToolRegistry;
   readonly policy: ApprovalPolicy | undefined;
-  readonly guard: LoopGuard;
+  readonly guard: TurnGuard;
   readonly sessionId: string;
   /** The run's id: the check gets `${runId}:${callId}` as `context.idempotencyKey`. */
   readonly runId: string;
@@ -64,7 +63,7 @@ export interface TurnPlan {
  * @throws {LlmError} `callback_failed` when the policy throws or returns something that is not
  * a decision; `cancelled` when `signal` aborts while it decides
  */
-export function planTurn(turn: ToolTurn, context: PlanContext): TurnPlan | Promise<TurnPlan> {
+export function planTurn(turn: TurnCalls, context: PlanContext): TurnPlan | Promise<TurnPlan> {
   const plan: TurnPlan = { run: [], answers: new Map(), ask: [] };
   const later: number[] = [];
   const verdicts = context.guard.admitTurn(
@@ -99,7 +98,7 @@ function involvesApproval(tool: AnyTool | undefined): boolean {
 async function decide(
   plan: TurnPlan,
   positions: readonly number[],
-  turn: ToolTurn,
+  turn: TurnCalls,
   context: PlanContext,
 ): Promise<TurnPlan> {
   for (const position of positions) {

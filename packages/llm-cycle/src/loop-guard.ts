@@ -1,14 +1,14 @@
 import { canonicalJson, ToolError } from '@agcore/tools-core';
 import { sha256 } from './run-seal.js';
+import type { LoopVerdict } from './turn-types.js';
+
+export type { LoopVerdict } from './turn-types.js';
 
 /** Options of loop detection (`LlmCycleOptions.loopDetection`). */
 export interface LoopDetectionOptions {
   /** How often one call (the same tool with the same canonical arguments) may run in one run; default 3. */
   readonly maxRepeats: number;
 }
-
-/** What the guard says about a call: run it, refuse it (the model is told), or refuse it and end the run. */
-export type LoopVerdict = 'run' | 'refuse' | 'stop';
 
 /**
  * Counts the calls of one run (a submit and its resumes) by tool and canonical arguments, once

@@ -6,7 +6,7 @@ import {
   type ToolInputAnswer,
 } from '@agcore/tools-core';
 import { denied, readDeny } from './approval.js';
-import type { PreparedCall, ToolTurn, Waiting } from './tool-step.js';
+import type { PreparedCall, TurnCalls, Waiting } from './turn-types.js';
 
 /** What `resume` does with each pending call of the paused turn. */
 export interface ResumePlan {
@@ -22,7 +22,7 @@ export interface ResumePlan {
  * like any other, and nothing is looked up on a prototype.
  * @throws {TypeError} naming the missing, unknown and malformed entries; nothing has run
  */
-export function readDecisions(decisions: unknown, turn: ToolTurn): ResumePlan {
+export function readDecisions(decisions: unknown, turn: TurnCalls): ResumePlan {
   if (typeof decisions !== 'object' || decisions === null || Array.isArray(decisions)) {
     throw new TypeError(
       `resume: decisions must be an object mapping each pending call id to 'approve', { deny: reason } or { input: value }, got ${Array.isArray(decisions) ? 'an array' : describeThrown(decisions)}.`,
@@ -66,7 +66,7 @@ function readOne(
   decisions: object,
   callId: string,
   position: number,
-  turn: ToolTurn,
+  turn: TurnCalls,
   plan: ResumePlan,
 ): string | undefined {
   const waiting = turn.waiting[position] as Waiting;

@@ -1,4 +1,4 @@
-import type { JsonValue, ToolError, ToolInputAnswer, ToolProgress } from '@agcore/tools-core';
+import type { ToolError, ToolInputAnswer, ToolProgress } from '@agcore/tools-core';
 import type { ToolInvocation } from '@agcore/tools-registry';
 import type { EventQueue } from './event-queue.js';
 import type { AssistantMessage, ToolMessage } from './messages.js';
@@ -16,8 +16,10 @@ import {
   type VerdictSettings,
   verdict,
 } from './tool-verdict.js';
+import type { Waiting } from './turn-types.js';
 
 export type { PreparedCall } from './tool-verdict.js';
+export type { Waiting } from './turn-types.js';
 
 /** What running the calls of a turn needs. */
 export interface ToolStepSettings extends VerdictSettings {
@@ -35,11 +37,6 @@ export interface ToolStepSettings extends VerdictSettings {
   /** Receives progress and completion events, when streaming. */
   readonly events: EventQueue<StreamEvent> | undefined;
 }
-
-/** Why a call of the turn has no verdict yet: it waits for approval, or for a person's answer. */
-export type Waiting =
-  | { readonly kind: 'approval' }
-  | { readonly kind: 'input'; readonly prompt: string; readonly data?: JsonValue };
 
 /**
  * The tool calls of one assistant message and the verdict on each. `run` runs all of them or a

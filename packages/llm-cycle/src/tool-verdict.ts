@@ -3,14 +3,9 @@ import type { ToolInvocation, ToolRegistry } from '@agcore/tools-registry';
 import type { ToolCall, ToolMessage } from './messages.js';
 import type { ToolExecutionCompletedEvent } from './stream-events.js';
 import { truncateUtf8 } from './truncate.js';
+import type { PreparedCall } from './turn-types.js';
 
-/** A tool call with its arguments parsed (or the reason they could not be). */
-export interface PreparedCall {
-  readonly call: ToolCall;
-  /** The parsed arguments; the raw string when they are not JSON. */
-  readonly input: unknown;
-  readonly parseError?: ToolError;
-}
+export type { PreparedCall } from './turn-types.js';
 
 /** The verdict on one call: the tool message for the model and the invocation behind it. */
 export interface CallResult {
