@@ -3,6 +3,8 @@
 //
 // Runtime code (src/ outside tests) may only use the edges below, declared in `dependencies`.
 // Tests and benchmarks may also use workspace packages declared in `devDependencies`.
+// Inside a package with a row in `folderRules`, runtime files import between the folders of its
+// `src` only the way the row allows (llm-cycle: providers never import the loop, runs never the loop).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -18,6 +20,48 @@ const graph = {
   '@agcore/tools-mcp-server': ['@agcore/tools-core', '@agcore/tools-registry'],
   '@agcore/durable-dbos': ['@agcore/tools-core', '@agcore/tools-registry', '@agcore/llm-cycle'],
 };
+
+/**
+ * Rooms of a package's `src` and the rooms each may import (issue 22 §2), for runtime code
+ * (tests and test support are exempt). A room is a folder under `src`, or a single file (the
+ * entry); `.` is the files directly in `src` (the shared types). A file belongs to the longest
+ * room that contains it; a runtime file in a folder the table does not name is a problem, so a
+ * new folder (a new provider) gets its row when it is made.
+ */
+const folderRules = {
+  '@agcore/llm-cycle': {
+    '.': [],
+    'index.ts': ['*'],
+    // Today the shared HTTP layer still parses Chat Completions (body-reader, event-stream-reader,
+    // endpoint, http-error import the wire format); issue 22 §1 takes that out of http/.
+    'providers/http': ['.', 'providers/openai-compatible'],
+    'providers/openai-compatible': ['.', 'providers/http'],
+    runs: ['.'],
+    observability: ['.'],
+    loop: ['.', 'runs', 'observability'],
+    testing: ['.', 'providers/http', 'providers/openai-compatible'],
+  },
+};
+
+/** The room of `path` (relative to `src`) in `rules`, or undefined when no row holds it. */
+function roomOf(rules, path) {
+  if (Object.hasOwn(rules, path)) return path;
+  const folders = Object.keys(rules)
+    .filter((room) => room !== '.' && path.startsWith(`${room}/`))
+    .sort((a, b) => b.length - a.length);
+  if (folders.length > 0) return folders[0];
+  return path.includes('/') ? undefined : '.';
+}
+
+/** The folder-rule problem of one relative import, if any. */
+function folderProblem(rules, source, target, where, specifier) {
+  const from = roomOf(rules, source);
+  const to = roomOf(rules, target);
+  if (from === undefined || to === undefined || to === from) return undefined;
+  const allowed = rules[from];
+  if (allowed.includes('*') || allowed.includes(to)) return undefined;
+  return `${where} imports ${specifier} (room ${to}), which the folder rules forbid for room ${from} (allowed: ${allowed.join(', ') || 'none'})`;
+}
 
 const isTestFile = (path) =>
   /\.(test|test-d|bench)\.[cm]?[jt]s$/.test(path) ||
@@ -59,6 +103,8 @@ for (const dir of workspaces) {
   ]);
   const dev = new Set(Object.keys(manifest.devDependencies ?? {}));
   const allowed = graph[name];
+  const rules = folderRules[name];
+  const sourceDir = join(dir, 'src');
   if (allowed !== undefined) {
     for (const dependency of runtime) {
       if (dependency.startsWith('@agcore/') && !allowed.includes(dependency)) {
@@ -71,7 +117,17 @@ for (const dir of workspaces) {
   for (const file of files(dir)) {
     const text = readFileSync(file, 'utf8');
     const where = relative(root, file);
-    const test = isTestFile(relative(dir, file));
+    const inPackage = relative(dir, file).split(sep).join('/');
+    const test = isTestFile(inPackage);
+    const inSource = inPackage.startsWith('src/');
+    if (
+      rules !== undefined &&
+      !test &&
+      inSource &&
+      roomOf(rules, inPackage.slice(4)) === undefined
+    ) {
+      problems.push(`${where} is in a folder the folder rules of ${name} do not name`);
+    }
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1] ?? match[2] ?? match[3] ?? match[4];
       if (
@@ -81,6 +137,17 @@ for (const dir of workspaces) {
         problems.push(
           `${where} imports another package's source by path (${specifier}); import the package instead`,
         );
+        continue;
+      }
+      if (specifier.startsWith('.') && rules !== undefined && !test && inSource) {
+        const target = relative(sourceDir, resolve(dirname(file), specifier))
+          .split(sep)
+          .join('/')
+          .replace(/\.js$/, '.ts');
+        if (!target.startsWith('..')) {
+          const problem = folderProblem(rules, inPackage.slice(4), target, where, specifier);
+          if (problem !== undefined) problems.push(problem);
+        }
         continue;
       }
       if (!specifier.startsWith('@agcore/')) continue;

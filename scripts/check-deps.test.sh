@@ -24,4 +24,28 @@ make_pkg tools-mcp @agcore/tools-mcp '{"@agcore/tools-core":"workspace:^","@agco
 expect_failure 'forbidden edge' 'module graph forbids'
 make_pkg tools-mcp @agcore/tools-mcp '{}' "import { a } from '../../tools-core/src/index.js';"
 expect_failure 'source import by path' "another package's source by path"
+# Folder rules (issue 22 §2): llm-cycle's rooms import one way.
+put() { # path-under-fixture source
+  mkdir -p "$(dirname "$fixture/$1")"
+  printf '%s\n' "$2" >"$fixture/$1"
+}
+make_pkg tools-mcp @agcore/tools-mcp '{}' "export {};"
+make_pkg llm-cycle @agcore/llm-cycle '{}' "export { run } from './loop/cycle.js';"
+put packages/llm-cycle/src/types.ts "export type Usage = { tokens: number };"
+put packages/llm-cycle/src/runs/run-state.ts "import type { Usage } from '../types.js'; export type S = Usage;"
+put packages/llm-cycle/src/loop/cycle.ts "import type { S } from '../runs/run-state.js'; export const run = (s: S) => s;"
+put packages/llm-cycle/src/providers/openai-compatible/provider.ts "import type { Usage } from '../../types.js'; export type P = Usage;"
+put packages/llm-cycle/src/providers/openai-compatible/provider.test.ts "import { run } from '../../loop/cycle.js';"
+node "$here/check-deps.mjs" "$fixture" >/dev/null
+put packages/llm-cycle/src/providers/openai-compatible/provider.ts "import type { S } from '../../loop/cycle.js'; export type P = S;"
+expect_failure 'a provider importing the loop' 'folder rules forbid for room providers/openai-compatible'
+put packages/llm-cycle/src/providers/openai-compatible/provider.ts "export {};"
+put packages/llm-cycle/src/runs/run-state.ts "import type { run } from '../loop/cycle.js'; export type S = typeof run;"
+expect_failure 'runs importing the loop' 'folder rules forbid for room runs'
+put packages/llm-cycle/src/runs/run-state.ts "export type S = number;"
+put packages/llm-cycle/src/types.ts "import type { S } from './runs/run-state.js'; export type Usage = S;"
+expect_failure 'the shared root importing a room' 'folder rules forbid for room \.'
+put packages/llm-cycle/src/types.ts "export type Usage = number;"
+put packages/llm-cycle/src/elsewhere/extra.ts "export {};"
+expect_failure 'a folder the table does not name' 'folder rules of @agcore/llm-cycle do not name'
 echo "check-deps self-test passed"

@@ -14,9 +14,9 @@
  */
 import { fork } from 'node:child_process';
 import type { ToolRegistry } from '@agcore/tools-registry';
-import { LlmCycle } from './llm-cycle.js';
-import { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
-import type { RunState } from './run-state.js';
+import { LlmCycle } from './loop/llm-cycle.js';
+import { createOpenAICompatibleProvider } from './providers/openai-compatible/openai-compatible-provider.js';
+import type { RunState } from './runs/run-state.js';
 import { bareLoop, bareSseLoop } from './test-support/bench/bare-loops.js';
 import { registry } from './test-support/bench/conversation.js';
 import { duel, longReply } from './test-support/bench/measure.js';

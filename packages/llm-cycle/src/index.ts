@@ -1,4 +1,3 @@
-export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './approval.js';
 export type {
   ChatCallOptions,
   ChatChunk,
@@ -8,25 +7,29 @@ export type {
   FinishReason,
   Usage,
 } from './chat-provider.js';
+export type { LlmErrorCode, LlmErrorJson, LlmErrorOptions } from './llm-error.js';
+export { isRetryableStatus, LlmError, llmErrorCodes } from './llm-error.js';
 export type {
   CompactionInput,
   CompactionOptions,
   CompactionStrategy,
   SummarizeOptions,
   TokenEstimator,
-} from './compaction.js';
+} from './loop/compaction.js';
 export {
   describeBrokenToolPairs,
   dropOldestExchanges,
   estimateTokens,
   groupExchanges,
   summarizeOldestExchanges,
-} from './compaction.js';
-export type { LlmCycleOptions, SubmitOptions } from './cycle-options.js';
-export { LlmCycle } from './llm-cycle.js';
-export type { LlmErrorCode, LlmErrorJson, LlmErrorOptions } from './llm-error.js';
-export { isRetryableStatus, LlmError, llmErrorCodes } from './llm-error.js';
-export type { LoopDetectionOptions } from './loop-guard.js';
+} from './loop/compaction.js';
+export type { LlmCycleOptions, SubmitOptions } from './loop/cycle-options.js';
+export { LlmCycle } from './loop/llm-cycle.js';
+export type { LoopDetectionOptions } from './loop/loop-guard.js';
+export type { RunProgress, StopCondition } from './loop/stop-conditions.js';
+export { stopAfterTokens, stopAfterToolCalls, stopOnTool } from './loop/stop-conditions.js';
+export type { TruncatedText } from './loop/truncate.js';
+export { truncateUtf8 } from './loop/truncate.js';
 export type {
   AssistantMessage,
   ChatMessage,
@@ -37,20 +40,21 @@ export type {
   UserMessage,
 } from './messages.js';
 export { hasToolCalls, systemMessage, toolMessage, userMessage } from './messages.js';
-export type { OpenAICompatibleProviderOptions } from './openai-compatible-provider.js';
-export { createOpenAICompatibleProvider } from './openai-compatible-provider.js';
+export type { LlmTracingOptions } from './observability/tracing.js';
+export type { OpenAICompatibleProviderOptions } from './providers/openai-compatible/openai-compatible-provider.js';
+export { createOpenAICompatibleProvider } from './providers/openai-compatible/openai-compatible-provider.js';
+export type { SendReasoning } from './providers/openai-compatible/request-body.js';
 export type { RetryDetails, RetryOptions } from './retry.js';
+export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest } from './runs/approval.js';
 export type {
   Interruption,
   PendingCall,
   PendingRun,
   ResumeDecision,
   RunState,
-} from './run-state.js';
-export type { RunStore } from './run-store.js';
-export { MemoryRunStore } from './run-store.js';
-export type { RunProgress, StopCondition } from './stop-conditions.js';
-export { stopAfterTokens, stopAfterToolCalls, stopOnTool } from './stop-conditions.js';
+} from './runs/run-state.js';
+export type { RunStore } from './runs/run-store.js';
+export { MemoryRunStore } from './runs/run-store.js';
 export type {
   AssistantReasoningDeltaEvent,
   AssistantTextDeltaEvent,
@@ -63,7 +67,3 @@ export type {
   ToolInputRequestedEvent,
   TurnCompleteEvent,
 } from './stream-events.js';
-export type { LlmTracingOptions } from './tracing.js';
-export type { TruncatedText } from './truncate.js';
-export { truncateUtf8 } from './truncate.js';
-export type { SendReasoning } from './wire/request-body.js';

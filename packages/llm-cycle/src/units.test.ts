@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
+import { isRetryableStatus, LlmError, llmErrorCodes } from './llm-error.js';
 import {
   describeBrokenToolPairs,
   dropOldestExchanges,
   estimateTokens,
   groupExchanges,
-} from './compaction.js';
-import { isRetryableStatus, LlmError, llmErrorCodes } from './llm-error.js';
+} from './loop/compaction.js';
+import { truncateUtf8 } from './loop/truncate.js';
 import type { ChatMessage } from './messages.js';
 import { resolveRetryOptions, retryDelay } from './retry.js';
-import { truncateUtf8 } from './truncate.js';
 
 describe('truncateUtf8', () => {
   it('leaves short text alone', () => {

@@ -6,9 +6,9 @@
 import { defineTool, type ToolContext, ToolError } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { beforeEach, expect } from 'vitest';
-import { LlmCycle, type LlmCycleOptions } from '../llm-cycle.js';
+import { LlmCycle, type LlmCycleOptions } from '../loop/llm-cycle.js';
 import type { ChatMessage } from '../messages.js';
-import { createOpenAICompatibleProvider } from '../openai-compatible-provider.js';
+import { createOpenAICompatibleProvider } from '../providers/openai-compatible/openai-compatible-provider.js';
 import type { ServerReply } from '../testing/index.js';
 import { type ChatServerFixture, useChatServer } from './chat-server.js';
 

@@ -13,10 +13,10 @@ import {
 import { ToolRegistry } from '@agcore/tools-registry';
 import { expect } from 'vitest';
 import type { ChatProvider, ChatResponse } from '../chat-provider.js';
-import type { LlmCycle } from '../llm-cycle.js';
+import type { LlmCycle } from '../loop/llm-cycle.js';
 import type { ChatMessage } from '../messages.js';
-import { createOpenAICompatibleProvider } from '../openai-compatible-provider.js';
-import type { ResumeDecision } from '../run-state.js';
+import { createOpenAICompatibleProvider } from '../providers/openai-compatible/openai-compatible-provider.js';
+import type { ResumeDecision } from '../runs/run-state.js';
 import type { StreamEvent } from '../stream-events.js';
 import {
   type ChatCompletionsServer,

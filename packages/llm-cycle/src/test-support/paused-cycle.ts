@@ -3,8 +3,8 @@
  * edited as JSON, and a guard that fails a test which left an unhandled rejection behind.
  */
 import { afterEach, beforeEach, expect } from 'vitest';
-import { LlmCycle } from '../llm-cycle.js';
-import type { RunState } from '../run-state.js';
+import { LlmCycle } from '../loop/llm-cycle.js';
+import type { RunState } from '../runs/run-state.js';
 import type { Json } from './chat-server.js';
 import { kitRegistry, type Step, scriptedModel, submit, type Witness } from './pause-kit.js';
 

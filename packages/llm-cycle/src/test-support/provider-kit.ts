@@ -7,7 +7,7 @@ import type { ChatChunk, ChatProvider, ChatRequest } from '../chat-provider.js';
 import {
   createOpenAICompatibleProvider,
   type OpenAICompatibleProviderOptions,
-} from '../openai-compatible-provider.js';
+} from '../providers/openai-compatible/openai-compatible-provider.js';
 import { type ChatServerFixture, useChatServer } from './chat-server.js';
 import { collectChunks } from './results.js';
 

@@ -5,10 +5,10 @@
  * provider's real one, so a replay follows the same rules (DeepSeek's is recognised by host).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { LlmCycle } from '../llm-cycle.js';
-import { createOpenAICompatibleProvider } from '../openai-compatible-provider.js';
+import { LlmCycle } from '../loop/llm-cycle.js';
+import { isDeepSeekHost } from '../providers/openai-compatible/dialects.js';
+import { createOpenAICompatibleProvider } from '../providers/openai-compatible/openai-compatible-provider.js';
 import { recordCassette, startChatCompletionsServer } from '../testing/index.js';
-import { isDeepSeekHost } from '../wire/dialects.js';
 import { conversation, corpus, corpusRegistry } from './corpus/index.js';
 
 const directory = new URL('../../cassettes/', import.meta.url);

@@ -1,5 +1,5 @@
 import { createRedactor, type Redactor, secretsOfHeaders } from '@agcore/tools-core';
-import { urlSecrets } from '../http/endpoint.js';
+import { urlSecrets } from '../providers/http/endpoint.js';
 import type { Cassette, CassetteExchange } from './cassette.js';
 
 /** Options of `recordCassette`. */

@@ -3,7 +3,7 @@ import { LlmError } from '../llm-error.js';
 import {
   createOpenAICompatibleProvider,
   type OpenAICompatibleProviderOptions,
-} from '../openai-compatible-provider.js';
+} from '../providers/openai-compatible/openai-compatible-provider.js';
 import {
   type Cassette,
   type CassetteExchange,

@@ -1,9 +1,9 @@
 import { defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { describe, expect, it } from 'vitest';
-import { LlmCycle } from '../llm-cycle.js';
 import { LlmError } from '../llm-error.js';
-import { createOpenAICompatibleProvider } from '../openai-compatible-provider.js';
+import { LlmCycle } from '../loop/llm-cycle.js';
+import { createOpenAICompatibleProvider } from '../providers/openai-compatible/openai-compatible-provider.js';
 import type { StreamEvent } from '../stream-events.js';
 import {
   type Cassette,

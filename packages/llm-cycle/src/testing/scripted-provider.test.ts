@@ -1,8 +1,8 @@
 import { defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { describe, expect, it } from 'vitest';
-import { LlmCycle } from '../llm-cycle.js';
 import { LlmError } from '../llm-error.js';
+import { LlmCycle } from '../loop/llm-cycle.js';
 import type { StreamEvent } from '../stream-events.js';
 import { ScriptedProvider, textResponse, toolCallsResponse } from './index.js';
 

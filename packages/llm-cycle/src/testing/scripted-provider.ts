@@ -9,8 +9,8 @@ import type {
   Usage,
 } from '../chat-provider.js';
 import { LlmError } from '../llm-error.js';
-import { chunksOf } from '../wire/completion.js';
-import { ResponseAssembler } from '../wire/response-assembler.js';
+import { chunksOf } from '../providers/openai-compatible/completion.js';
+import { ResponseAssembler } from '../providers/openai-compatible/response-assembler.js';
 
 /**
  * One step of a `ScriptedProvider`'s script: a whole response, a stream of chunks (assembled

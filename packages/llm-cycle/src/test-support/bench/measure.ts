@@ -3,8 +3,8 @@
  * per-round ratios, and the long streamed reply timed from the response headers.
  */
 import type { ToolRegistry } from '@agcore/tools-registry';
-import { LlmCycle } from '../../llm-cycle.js';
-import { createOpenAICompatibleProvider } from '../../openai-compatible-provider.js';
+import { LlmCycle } from '../../loop/llm-cycle.js';
+import { createOpenAICompatibleProvider } from '../../providers/openai-compatible/openai-compatible-provider.js';
 import { bareSseLoop } from './bare-loops.js';
 import { longModel, longPieces } from './conversation.js';
 

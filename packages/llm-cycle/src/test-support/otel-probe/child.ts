@@ -3,7 +3,7 @@
 // slot without the API being loadable).
 import { defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
-import { LlmCycle } from '../../llm-cycle.js';
+import { LlmCycle } from '../../loop/llm-cycle.js';
 import { ScriptedProvider, textResponse, toolCallsResponse } from '../../testing/index.js';
 
 const mode = process.argv[2];

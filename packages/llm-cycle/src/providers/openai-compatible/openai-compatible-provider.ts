@@ -1,0 +1,294 @@
+import { redactError } from '@agcore/tools-core';
+import type {
+  ChatCallOptions,
+  ChatChunk,
+  ChatProvider,
+  ChatRequest,
+  ChatResponse,
+} from '../../chat-provider.js';
+import { LlmError } from '../../llm-error.js';
+import {
+  BodyReader,
+  checkContentLength,
+  parseJsonAnswer,
+  type Reading,
+} from '../http/body-reader.js';
+import { type Endpoint, resolveEndpoint } from '../http/endpoint.js';
+import { nextTurn } from '../http/event-loop-turn.js';
+import { StreamedAnswer } from '../http/event-stream-reader.js';
+import { Exchange, type ExchangeLimits } from '../http/exchange.js';
+import { httpError, isRedirect, redirected } from '../http/http-error.js';
+import { sendPacer } from '../http/send-pacer.js';
+import { followsDeepSeekRule, isDeepSeekModel } from './dialects.js';
+import { requestBody, type SendReasoning } from './request-body.js';
+
+/** Options of `createOpenAICompatibleProvider`. */
+export interface OpenAICompatibleProviderOptions {
+  /**
+   * The API root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`;
+   * `/chat/completions` is appended to its path (a query such as Azure's `?api-version=` stays).
+   * User info (`https://user:password@host/v1`) is sent as `Authorization: Basic`.
+   */
+  readonly baseURL: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; never appears in an error, event or history. */
+  readonly apiKey?: string;
+  /** Extra headers for every request (credential values are redacted like the key). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The `fetch` to use (default: the global one). */
+  readonly fetch?: typeof globalThis.fetch;
+  /**
+   * Gives up when the server sends no byte for this long, in ms (default 60 000; `Infinity`:
+   * never), from the moment the request is sent. A non-streamed answer sends no byte until it is
+   * complete: long non-streamed generations need a larger value (or streaming).
+   */
+  readonly idleTimeoutMs?: number;
+  /** Gives up when a whole request takes longer, in ms (default: none for streams, 600 000 otherwise). */
+  readonly timeoutMs?: number;
+  /** Refuses an answer larger than this many bytes with `invalid_response` (default 32 MiB). */
+  readonly maxResponseBytes?: number;
+  /** Sends `stream_options: { include_usage: true }` on streaming requests (default `true`); turn off for servers that refuse it. */
+  readonly includeUsage?: boolean;
+  /**
+   * Which assistant messages go back with their `reasoning_content`: `never`, `tool-calls` (only
+   * those with tool calls: what DeepSeek's thinking mode requires) or `always`, whatever the
+   * server. Default: `tool-calls` where DeepSeek's rule applies (see `deepseek`), else `never`.
+   */
+  readonly sendReasoning?: SendReasoning;
+  /**
+   * The server is DeepSeek's API or follows its reasoning rule (`true`), or does not (`false`).
+   * Default: decided per request, `true` for a base URL on deepseek.com, else from the request's
+   * model (`deepseek-*`, also after a `provider/` prefix) and from what the server answered to
+   * that model before (a DeepSeek model name, `reasoning_content` on a tool-call message).
+   */
+  readonly deepseek?: boolean;
+}
+
+const defaultIdleTimeoutMs = 60_000;
+const defaultWholeTimeoutMs = 600_000;
+const defaultMaxResponseBytes = 32 * 1024 * 1024;
+/** A bound on the models one provider remembers (a server could be sent a new name per request). */
+const maxLearnedModels = 256;
+
+/**
+ * A `ChatProvider` speaking the OpenAI Chat Completions API over `fetch`: OpenAI, Azure OpenAI
+ * and the compatible servers (DeepSeek, Qwen/DashScope, Ollama, vLLM, Mistral, Groq, xAI,
+ * Moonshot, OpenRouter, llama.cpp). Their dialects are read as described in the README.
+ *
+ * Calls reject with `LlmError`: `http_error` (with `statusCode`, `isRetryable`, `retryAfterMs`
+ * and the server's message), `network`, `timeout` (naming the limit), `invalid_response`,
+ * `stream_error` or `cancelled`; no secret is in any of them.
+ * @throws {RangeError} at creation, for a time or size limit that is not a positive number
+ */
+export function createOpenAICompatibleProvider(
+  options: OpenAICompatibleProviderOptions,
+): ChatProvider {
+  return new OpenAICompatibleProvider(options);
+}
+
+class OpenAICompatibleProvider implements ChatProvider {
+  readonly #endpoint: Endpoint;
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #idleTimeoutMs: number;
+  readonly #timeoutMs: number | undefined;
+  readonly #maxResponseBytes: number;
+  readonly #includeUsage: boolean;
+  readonly #sendReasoning: SendReasoning | undefined;
+  /** DeepSeek's rule on or off by option or host; `undefined`: decided per request. */
+  readonly #deepSeek: boolean | undefined;
+  /** The request models whose answers showed DeepSeek's rule (at most `maxLearnedModels`). */
+  readonly #deepSeekModels = new Set<string>();
+
+  constructor(options: OpenAICompatibleProviderOptions) {
+    this.#endpoint = resolveEndpoint(options);
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#idleTimeoutMs = positive(options.idleTimeoutMs, 'idleTimeoutMs') ?? defaultIdleTimeoutMs;
+    this.#timeoutMs = positive(options.timeoutMs, 'timeoutMs');
+    this.#maxResponseBytes =
+      positive(options.maxResponseBytes, 'maxResponseBytes') ?? defaultMaxResponseBytes;
+    this.#includeUsage = options.includeUsage ?? true;
+    this.#sendReasoning = options.sendReasoning;
+    this.#deepSeek = options.deepseek ?? (this.#endpoint.deepSeek ? true : undefined);
+  }
+
+  async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ChatResponse> {
+    const exchange = this.#exchange(options, false);
+    try {
+      const response = await this.#post(request, false, exchange);
+      const reading = this.#reading(exchange, response);
+      if (reading.contentType.includes('json')) {
+        const source = new BodyReader(response.body as ReadableStream<Uint8Array>, reading);
+        const answer = parseJsonAnswer(await source.rest(), reading);
+        // Read to its end: the connection is free on the next turn (see connection-release.ts).
+        await nextTurn();
+        this.#learn(request.model, answer);
+        return answer;
+      }
+      // An SSE answer to a non-streamed request (proxies that always stream): assembled.
+      const answer = new StreamedAnswer(response.body as ReadableStream<Uint8Array>, reading);
+      try {
+        let final: ChatResponse | undefined;
+        for (let batch = await answer.next(); batch !== undefined; batch = await answer.next()) {
+          const last = batch[batch.length - 1];
+          if (last?.type === 'response') final = last.response;
+        }
+        await answer.release();
+        this.#learn(request.model, final as ChatResponse);
+        return final as ChatResponse;
+      } finally {
+        answer.close();
+      }
+    } catch (error) {
+      throw this.#clean(error, exchange);
+    } finally {
+      exchange.dispose();
+    }
+  }
+
+  async *chatStream(
+    request: ChatRequest,
+    options: ChatCallOptions = {},
+  ): AsyncGenerator<ChatChunk, void, undefined> {
+    for await (const batch of this.chatStreamBatches(request, options)) {
+      for (const chunk of batch) yield chunk;
+    }
+  }
+
+  async *chatStreamBatches(
+    request: ChatRequest,
+    options: ChatCallOptions = {},
+  ): AsyncGenerator<readonly ChatChunk[], void, undefined> {
+    const exchange = this.#exchange(options, true);
+    let answer: StreamedAnswer | undefined;
+    try {
+      const response = await this.#post(request, true, exchange);
+      answer = new StreamedAnswer(
+        response.body as ReadableStream<Uint8Array>,
+        this.#reading(exchange, response),
+      );
+      for (let batch = await answer.next(); batch !== undefined; batch = await answer.next()) {
+        const last = batch[batch.length - 1];
+        if (last?.type === 'response') this.#learn(request.model, last.response);
+        yield batch;
+      }
+      // The next request of this conversation must find the connection back in the pool.
+      await answer.release();
+    } catch (error) {
+      throw this.#clean(error, exchange);
+    } finally {
+      answer?.close();
+      exchange.dispose();
+    }
+  }
+
+  #exchange(options: ChatCallOptions, stream: boolean): Exchange {
+    const limits: ExchangeLimits = {
+      idleTimeoutMs: positive(options.idleTimeoutMs, 'idleTimeoutMs') ?? this.#idleTimeoutMs,
+      timeoutMs:
+        positive(options.timeoutMs, 'timeoutMs') ??
+        this.#timeoutMs ??
+        (stream ? Number.POSITIVE_INFINITY : defaultWholeTimeoutMs),
+    };
+    return new Exchange(options.signal, limits, this.#endpoint.shown);
+  }
+
+  #reading(exchange: Exchange, response: Response): Reading {
+    const reading: Reading = {
+      exchange,
+      endpoint: this.#endpoint,
+      maxResponseBytes: this.#maxResponseBytes,
+      contentType: response.headers.get('content-type') ?? '',
+    };
+    checkContentLength(response, reading);
+    if (response.body === null) {
+      throw new LlmError(
+        'invalid_response',
+        `${this.#endpoint.shown} answered with an empty body; a Chat Completions answer was expected.`,
+      );
+    }
+    return reading;
+  }
+
+  /**
+   * Sends the request (built and serialized only when the pacer lets it go: see `send-pacer.ts`)
+   * and resolves to the response, once its headers came and its status is 2xx.
+   */
+  async #post(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
+    let response: Response;
+    try {
+      response = await sendPacer.run(() => this.#send(request, stream, exchange));
+    } catch (error) {
+      if (isRedirect(error)) throw redirected(this.#endpoint.shown);
+      throw exchange.failure(error, 'sending the request');
+    }
+    exchange.touch();
+    // Sent with `redirect: 'manual'`, a redirect comes back as the answer: a 3xx (Node, Deno,
+    // Bun, workerd) or, in a browser, an opaque one of status 0.
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw redirected(this.#endpoint.shown);
+    }
+    if (!response.ok) throw await httpError(response, this.#endpoint.shown, this.#endpoint.redact);
+    return response;
+  }
+
+  #send(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
+    // A limit that ran out while the request waited for the pacer: it is not sent at all.
+    if (exchange.expired) return Promise.reject(exchange.failure(undefined, 'waiting to be sent'));
+    // The idle limit runs from here: time spent waiting for the pacer is no silence of the server.
+    exchange.touch();
+    const body = requestBody(request, {
+      stream,
+      includeUsage: this.#includeUsage,
+      sendReasoning: this.#sendReasoningFor(request.model),
+    });
+    return exchange.guard(
+      this.#fetch(this.#endpoint.url, {
+        method: 'POST',
+        headers: this.#endpoint.headers,
+        body,
+        // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
+        // request body per request: redirects are refused with a clear error instead. 'manual',
+        // not 'error': Cloudflare's workerd refuses 'error' ("does not make sense at the edge").
+        redirect: 'manual',
+        signal: exchange.signal,
+      }),
+    );
+  }
+
+  /** How reasoning goes back in a request to `model` (the rule of `dialects.ts`). */
+  #sendReasoningFor(model: string): SendReasoning {
+    if (this.#sendReasoning !== undefined) return this.#sendReasoning;
+    const deepSeek = this.#deepSeek ?? (isDeepSeekModel(model) || this.#deepSeekModels.has(model));
+    return deepSeek ? 'tool-calls' : 'never';
+  }
+
+  /** Remembers that answers to `model` follow DeepSeek's rule, when `response` shows it. */
+  #learn(model: string, response: ChatResponse): void {
+    if (this.#deepSeek !== undefined || this.#deepSeekModels.has(model)) return;
+    if (!followsDeepSeekRule(response)) return;
+    if (this.#deepSeekModels.size >= maxLearnedModels) this.#deepSeekModels.clear();
+    this.#deepSeekModels.add(model);
+  }
+
+  /** The error as the caller sees it: mapped by the exchange, every secret taken out. */
+  #clean(error: unknown, exchange: Exchange): unknown {
+    const mapped = LlmError.isInstance(error)
+      ? error
+      : exchange.failure(error, 'reading the response');
+    return this.#endpoint.hasSecrets ? redactError(mapped, this.#endpoint.redact) : mapped;
+  }
+}
+
+/**
+ * `value` when it is a positive number (`Infinity` included), `undefined` when absent.
+ * @throws {RangeError} for zero, a negative number, `NaN` or a non-number
+ */
+function positive(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new RangeError(
+      `${name} must be a number of milliseconds (or bytes) > 0, got ${String(value)}.`,
+    );
+  }
+  return value;
+}
