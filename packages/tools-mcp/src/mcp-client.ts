@@ -17,7 +17,6 @@ import { Reporter } from './reporter.js';
 import { ToolListing } from './tool-listing.js';
 import { ToolPins } from './tool-pins.js';
 import { ToolSchemas } from './tool-schemas.js';
-import { tracingApiLoading } from './tracing.js';
 import { type McpTransportConfig, transportRedactor } from './transport-config.js';
 import type { McpCallOptions, McpClientOptions, McpToolInfo } from './types.js';
 
@@ -204,8 +203,6 @@ export class McpClient {
    * @throws {TypeError} when `timeoutMs` or `maxTotalTimeoutMs` is not a positive number.
    */
   callTool(name: string, args: JsonObject = {}, options?: McpCallOptions): Promise<McpToolResult> {
-    const loading = tracingApiLoading();
-    if (loading !== undefined) return loading.then(() => this.callTool(name, args, options));
     const connection = this.link.current;
     if (connection === undefined) {
       return this.link.ready(name).then((ready) => this.startCall(ready, name, args, options));
@@ -266,10 +263,6 @@ export class McpClient {
 
   /** A `BaseTool` call: on the caller's clock (see `planToolCall`); resolves the value. */
   private callInContext(name: string, args: JsonObject, context: ToolContext): Promise<JsonValue> {
-    const loading = tracingApiLoading();
-    if (loading !== undefined) {
-      return loading.then(() => this.callInContext(name, args, context));
-    }
     const connection = this.link.current;
     if (connection === undefined) {
       return this.link.ready(name).then((ready) => this.startInContext(ready, name, args, context));

@@ -16,14 +16,6 @@ import {
 const traceKeys = ['traceparent', 'tracestate', 'baggage'] as const;
 
 /**
- * Nothing to load (the registrations are read where the application made them). Kept for the
- * callers that waited for the API before the first call; always `undefined`.
- */
-export function tracingApiLoading(): Promise<unknown> | undefined {
-  return undefined;
-}
-
-/**
  * The trace context of the active span, for a request's `params._meta` (SEP-414, and the
  * OpenTelemetry MCP conventions): what the registered propagator writes of `traceparent`,
  * `tracestate` and `baggage`, or, with no propagator registered, the W3C `traceparent` and

@@ -2,7 +2,7 @@ import { isTracerProviderRegistered } from '@agcore/tools-core';
 import { reportInvocation } from './audit.js';
 import type { CallRecord, InvocationRequest, RegistryView, ToolTracingOptions } from './options.js';
 import type { ToolInvocation } from './tool-invocation.js';
-import { loadTracingApi, startToolSpan } from './tracing.js';
+import { startToolSpan } from './tracing.js';
 
 /** The invocation pipeline, given the call's record. */
 type Pipeline = (
@@ -31,8 +31,6 @@ export async function observeInvocation(
 ): Promise<ToolInvocation> {
   let span: ReturnType<typeof startToolSpan>;
   if (wantsSpans(registry.tracing)) {
-    const loading = loadTracingApi();
-    if (loading !== undefined) await loading;
     span = startToolSpan(registry, request);
   }
   const record: CallRecord = { entry: undefined, traceId: span?.traceId };

@@ -16,15 +16,6 @@ import {
 import type { InvocationRequest, RegistryView, ToolTracingOptions } from './options.js';
 import type { ToolInvocation } from './tool-invocation.js';
 
-/**
- * Nothing to load: spans are made through tools-core's view of what the application registered
- * with `@opentelemetry/api` (the optional peer is never imported, so no bundler has to resolve
- * it). Kept for the caller that waited for the API's loading; always `undefined`.
- */
-export function loadTracingApi(): Promise<unknown> | undefined {
-  return undefined;
-}
-
 /** The smallest `maxAttributeBytes`: room for the marker and some of the text. */
 const minAttributeBytes = 128;
 

@@ -5,7 +5,6 @@ import { LlmError } from '../llm-error.js';
 import type { ChatMessage, ContentPart } from '../messages.js';
 import type { ModelCall } from '../model-request.js';
 import {
-  loadTracingApi,
   SubmitTrace,
   streamedRequest,
   wantsSpans,
@@ -247,8 +246,6 @@ export class LlmCycle {
     emit: boolean,
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
-    const loading = wantsSpans(this.#options.tracing) ? loadTracingApi() : undefined;
-    if (loading !== undefined) await loading;
     const submission = this.#begin(start, registry, emit, options);
     let failure: LlmError | undefined;
     const conversation = this.#conversation;

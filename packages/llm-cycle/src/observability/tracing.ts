@@ -56,15 +56,6 @@ export function wantsSpans(tracing: LlmTracingOptions | undefined): boolean {
   return tracing !== undefined && isTracerProviderRegistered();
 }
 
-/**
- * Nothing to load: spans are made through tools-core's view of what the application registered
- * with `@opentelemetry/api` (the optional peer is never imported, so no bundler has to resolve
- * it). Kept for the caller that waited for the API's loading; always `undefined`.
- */
-export function loadTracingApi(): Promise<unknown> | undefined {
-  return undefined;
-}
-
 /** Request parameters recorded as `gen_ai.request.*` (numbers only, as the conventions name them). */
 const requestAttributes: readonly (readonly [string, string])[] = [
   ['temperature', 'gen_ai.request.temperature'],
