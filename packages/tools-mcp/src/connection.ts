@@ -17,6 +17,7 @@ import {
   type Operation,
 } from './error-mapping.js';
 import { McpToolError } from './mcp-tool-error.js';
+import { modernRefusalOf, modernServerError } from './modern-refusal.js';
 import { ReportLimit } from './report-limit.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import type { ObservedStdioTransport } from './stdio-process.js';
@@ -52,7 +53,8 @@ export interface ConnectionEvents {
 
 /**
  * Opens a connection to the configured server; a Streamable HTTP server that answers the first
- * POST with 400, 404 or 405 is tried again over HTTP+SSE (unless `fallbackToSse` is false).
+ * POST with 400, 404 or 405 is tried again over HTTP+SSE (unless `fallbackToSse` is false),
+ * except a 400 whose body is a 2026-07-28 refusal: that server is modern, not old.
  *
  * @throws {McpToolError} as `McpClient.connect()` documents.
  */
@@ -65,6 +67,11 @@ export async function openConnection(
     return await McpConnection.open(settings, config, events);
   } catch (error) {
     const status = error instanceof McpToolError ? httpStatusOf(error.cause) : undefined;
+    const refusal =
+      status === 400 && error instanceof McpToolError ? modernRefusalOf(error.cause) : undefined;
+    if (refusal !== undefined && error instanceof McpToolError) {
+      throw modernServerError(settings.serverName, config, refusal, error.cause);
+    }
     if (
       config.type !== 'streamable-http' ||
       config.fallbackToSse === false ||

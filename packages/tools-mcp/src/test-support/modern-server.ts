@@ -1,0 +1,113 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createMcpHandler, type McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+/** A server on the v2 SDK (`@modelcontextprotocol/server` 2.x), served over HTTP on 127.0.0.1. */
+export interface ModernHttpServer {
+  readonly url: string;
+  readonly handler: McpHttpHandler;
+  /** The JSON-RPC methods the server received, in order. */
+  readonly methods: string[];
+  /** The HTTP requests the server received (`POST initialize`, `GET`), in order. */
+  readonly requests: string[];
+  stop(): Promise<void>;
+}
+
+/** What the test server serves besides its tools. */
+export interface ModernServerOptions {
+  /** `'reject'`: modern-only (2026-07-28); `'stateless'`: both eras. */
+  readonly legacy: 'reject' | 'stateless';
+}
+
+/** The tools of the v2 test server: echo, add. */
+export function modernMcpServer(): McpServer {
+  const server = new McpServer({ name: 'modern-test', version: '2.0.0' });
+  server.registerTool(
+    'echo',
+    { description: 'Echoes its message', inputSchema: z.object({ message: z.string() }) },
+    async ({ message }) => ({ content: [{ type: 'text', text: `Echo: ${message}` }] }),
+  );
+  server.registerTool(
+    'add',
+    { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) },
+    async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+  );
+  return server;
+}
+
+/** Starts the v2 test server on a free port of 127.0.0.1 (`/mcp`). */
+export async function startModernHttp(options: ModernServerOptions): Promise<ModernHttpServer> {
+  const handler = createMcpHandler(() => modernMcpServer(), { legacy: options.legacy });
+  const methods: string[] = [];
+  const requests: string[] = [];
+  const http = createServer((request, response) => {
+    void serve(handler, { methods, requests }, request, response);
+  });
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  const address = http.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    handler,
+    methods,
+    requests,
+    stop: () => stopServer(http, handler),
+  };
+}
+
+async function serve(
+  handler: McpHttpHandler,
+  log: { readonly methods: string[]; readonly requests: string[] },
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  const method = rpcMethodOf(body);
+  if (method !== undefined) log.methods.push(method);
+  log.requests.push(`${request.method ?? 'GET'}${method === undefined ? '' : ` ${method}`}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  const controller = new AbortController();
+  response.on('close', () => controller.abort());
+  try {
+    const answer = await handler.fetch(
+      new Request(`http://127.0.0.1${request.url ?? '/'}`, {
+        method: request.method ?? 'GET',
+        headers,
+        signal: controller.signal,
+        ...(body.length > 0 ? { body } : {}),
+      }),
+    );
+    response.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
+    if (answer.body === null) {
+      response.end();
+      return;
+    }
+    for await (const chunk of answer.body) response.write(chunk);
+    response.end();
+  } catch {
+    response.destroy();
+  }
+}
+
+async function stopServer(http: Server, handler: McpHttpHandler): Promise<void> {
+  await handler.close();
+  http.closeAllConnections();
+  http.close();
+}
+
+function rpcMethodOf(body: Buffer): string | undefined {
+  if (body.length === 0) return undefined;
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { method?: unknown };
+    return typeof parsed.method === 'string' ? parsed.method : undefined;
+  } catch {
+    return undefined;
+  }
+}
