@@ -66,7 +66,8 @@ export interface McpToolResult {
   readonly structuredContent?: JsonObject;
 }
 
-interface RawCallResult {
+/** A `tools/call` result as the SDK hands it over, before it is checked. */
+export interface RawCallResult {
   readonly content?: readonly unknown[];
   readonly structuredContent?: unknown;
   readonly isError?: boolean;

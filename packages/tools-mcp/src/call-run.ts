@@ -1,12 +1,12 @@
 import type { JsonObject, JsonValue } from '@agcore/tools-core';
 import type { CallPlan } from './call-plan.js';
-import { type McpToolResult, toToolResult } from './call-result.js';
-import type { McpConnection } from './connection.js';
+import { type McpToolResult, type RawCallResult, toToolResult } from './call-result.js';
+import type { EngineConnection } from './engine.js';
 import type { ErrorScope } from './error-mapping.js';
 import { type McpErrorCode, McpToolError } from './mcp-tool-error.js';
 import { traceMeta } from './tracing.js';
 
-type RawResult = Parameters<typeof toToolResult>[0];
+type RawResult = RawCallResult;
 
 /**
  * Sends one `tools/call` as `plan` says and maps the outcome: the result, or an
@@ -14,7 +14,7 @@ type RawResult = Parameters<typeof toToolResult>[0];
  * text. One `then` on the SDK's promise, no async wrapper: this is every call's path.
  */
 export function runCall(
-  connection: McpConnection,
+  connection: EngineConnection,
   name: string,
   args: JsonObject,
   plan: CallPlan,
@@ -34,7 +34,7 @@ export function runCall(
 
 /** As `runCall`, resolving the result's `value` (what a `BaseTool` returns). */
 export function runCallForValue(
-  connection: McpConnection,
+  connection: EngineConnection,
   name: string,
   args: JsonObject,
   plan: CallPlan,
@@ -53,7 +53,7 @@ export function runCallForValue(
 }
 
 function send(
-  connection: McpConnection,
+  connection: EngineConnection,
   name: string,
   args: JsonObject,
   plan: CallPlan,
@@ -62,9 +62,8 @@ function send(
   try {
     // The active span's context rides in `_meta`, so the server's spans join the trace.
     const meta = traceMeta();
-    return connection.sdk.callTool(
+    return connection.callTool(
       meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: meta },
-      undefined,
       plan.request,
     );
   } catch (error) {
@@ -72,13 +71,13 @@ function send(
   }
 }
 
-function finish(connection: McpConnection, plan: CallPlan): void {
+function finish(connection: EngineConnection, plan: CallPlan): void {
   plan.abort?.release();
   if (plan.listensToProgress) connection.progressCalls--;
 }
 
 function failureOf(
-  connection: McpConnection,
+  connection: EngineConnection,
   name: string,
   plan: CallPlan,
   error: unknown,

@@ -1,55 +1,32 @@
 import { redactError, settleWithin } from '@agcore/tools-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
   McpError,
+  PaginatedResultSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
+import type { RawCallResult } from './call-result.js';
 import { answerElicitations, elicitationCapabilities } from './elicitation.js';
-import {
-  type ErrorScope,
-  errorCodeOf,
-  type LinkState,
-  lossError,
-  mapFailure,
-  type Operation,
-} from './error-mapping.js';
+import type {
+  CallParams,
+  ConnectionEvents,
+  ConnectionSettings,
+  EngineConnection,
+  ToolsPage,
+} from './engine.js';
+import { errorCodeOf, lossError, mapFailure, type Operation } from './error-mapping.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { modernRefusalOf, modernServerError } from './modern-refusal.js';
 import { ReportLimit } from './report-limit.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import type { ObservedStdioTransport } from './stdio-process.js';
-import type { ToolSchemas } from './tool-schemas.js';
 import type { McpTransportConfig } from './transport-config.js';
 import { createTransport, httpStatusOf } from './transports.js';
-import type { McpElicitationHandler } from './types.js';
-
-/** How a connection is made and run. */
-export interface ConnectionSettings extends ErrorScope {
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  readonly onElicitation: McpElicitationHandler | undefined;
-  readonly connectTimeoutMs: number;
-  /** The time limit of a ping (HTTP reachability check). */
-  readonly pingTimeoutMs: () => number;
-  readonly closeGraceMs: number;
-  readonly stderrLimitBytes: number;
-  readonly maxMessageBytes: number;
-  readonly onStderr: ((text: string) => void) | undefined;
-  /** Checks structuredContent against the tools' output schemas, for the SDK. */
-  readonly schemas: ToolSchemas;
-}
-
-/** What a connection tells its client. */
-export interface ConnectionEvents {
-  /** The server died, closed the connection or became unreachable (never after `shutdown()`). */
-  lost(connection: McpConnection, error: McpToolError): void;
-  /** The server sent `notifications/tools/list_changed`. */
-  toolsChanged(connection: McpConnection): void;
-  /** A failure no request can be rejected with (a bad line, say), secrets removed. */
-  report(error: Error): void;
-}
 
 /**
  * Opens a connection to the configured server; a Streamable HTTP server that answers the first
@@ -96,7 +73,8 @@ export async function openConnection(
  * process. It owns its opening (with the connect time limit), notices its loss (process exit,
  * closed pipe, a server that no longer answers) and reports it once, and shuts down.
  */
-export class McpConnection implements LinkState {
+export class McpConnection implements EngineConnection {
+  readonly protocolEra = 'legacy';
   readonly sdk: Client;
   readonly transport: Transport;
   /** Stdio: the child process. */
@@ -112,6 +90,7 @@ export class McpConnection implements LinkState {
   private unreachable: string | undefined;
   private checking = false;
   private readonly reports = new ReportLimit(10, 10_000);
+  private negotiated: string | undefined;
 
   private constructor(
     private readonly settings: ConnectionSettings,
@@ -144,6 +123,12 @@ export class McpConnection implements LinkState {
     // calls it before its own, so this handler sees transport failures only, while sdk.onerror
     // sees them and the protocol's noise. sdk-internals.test.ts fails if that changes.
     this.transport.onerror = (error) => this.handleTransportError(error);
+    // The v1 SDK keeps the negotiated version to itself; it hands it to the transport.
+    const setVersion = this.transport.setProtocolVersion?.bind(this.transport);
+    this.transport.setProtocolVersion = (version) => {
+      this.negotiated = version;
+      setVersion?.(version);
+    };
     this.sdk.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (!this.closedByUs && this.lost === undefined) events.toolsChanged(this);
     });
@@ -181,6 +166,42 @@ export class McpConnection implements LinkState {
 
   get isStdio(): boolean {
     return this.stdio !== undefined;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.negotiated;
+  }
+
+  get serverVersion(): { readonly name: string; readonly version: string } | undefined {
+    const version = this.sdk.getServerVersion();
+    return version === undefined ? undefined : { name: version.name, version: version.version };
+  }
+
+  get pid(): number | undefined {
+    return this.stdio?.pid ?? undefined;
+  }
+
+  listPage(cursor: string | undefined, timeoutMs: number): Promise<ToolsPage> {
+    return this.sdk.request(
+      cursor === undefined
+        ? { method: 'tools/list' }
+        : { method: 'tools/list', params: { cursor } },
+      LenientListSchema,
+      { timeout: timeoutMs },
+    );
+  }
+
+  useTools(tools: readonly unknown[]): void {
+    // The SDK validates structuredContent against the outputSchema it cached for the tool; it
+    // caches them in listTools(), which the listing does not use (one bad tool would fail it).
+    // SDK internals (checked against 1.32.2): `cacheToolMetadata` is a private method;
+    // sdk-internals.test.ts fails if it goes, and tool-listing.test.ts if validation stops.
+    const sdk = this.sdk as unknown as { cacheToolMetadata?: (listed: readonly unknown[]) => void };
+    if (typeof sdk.cacheToolMetadata === 'function') sdk.cacheToolMetadata(tools);
+  }
+
+  callTool(params: CallParams, options: RequestOptions): Promise<RawCallResult> {
+    return this.sdk.callTool(params, undefined, options) as Promise<RawCallResult>;
   }
 
   /** The tail of the server's stderr. Never throws. */
@@ -320,6 +341,9 @@ export class McpConnection implements LinkState {
     );
   }
 }
+
+/** A `tools/list` page whose tools the listing checks one by one (see `checkTools`), not all at once. */
+const LenientListSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
 
 /**
  * The SDK hands notifications to their handlers a microtask late but settles responses at

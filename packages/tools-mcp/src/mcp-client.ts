@@ -10,7 +10,7 @@ import {
 import type { McpToolResult } from './call-result.js';
 import { runCall, runCallForValue } from './call-run.js';
 import { ClientLink } from './client-link.js';
-import type { ConnectionSettings, McpConnection } from './connection.js';
+import type { ConnectionSettings, EngineConnection } from './engine.js';
 import { notStartedError } from './error-mapping.js';
 import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from './mcp-tools.js';
 import { Reporter } from './reporter.js';
@@ -135,13 +135,12 @@ export class McpClient {
 
   /** The server's name and version from the handshake, once connected. Never throws. */
   get serverVersion(): { readonly name: string; readonly version: string } | undefined {
-    const version = this.link.current?.sdk.getServerVersion();
-    return version === undefined ? undefined : { name: version.name, version: version.version };
+    return this.link.current?.serverVersion;
   }
 
   /** The stdio server's process id, while it runs. Never throws. */
   get pid(): number | undefined {
-    return this.link.current?.stdio?.pid ?? undefined;
+    return this.link.current?.pid;
   }
 
   /**
@@ -253,7 +252,7 @@ export class McpClient {
 
   /** @throws {TypeError} for a bad time option; {McpToolError} for a call that cannot start. */
   private startCall(
-    connection: McpConnection,
+    connection: EngineConnection,
     name: string,
     args: JsonObject,
     options: McpCallOptions | undefined,
@@ -282,7 +281,7 @@ export class McpClient {
   }
 
   private startInContext(
-    connection: McpConnection,
+    connection: EngineConnection,
     name: string,
     args: JsonObject,
     context: ToolContext,
@@ -313,5 +312,8 @@ function connectionSettings(
     maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,
     onStderr: options.onStderr,
     schemas: new ToolSchemas(),
+    protocol: 'legacy',
+    eraMemory: undefined,
+    fetch: undefined,
   };
 }

@@ -133,6 +133,18 @@ describe('@opentelemetry/api, an optional peer dependency (trace context in _met
     expect(await readFile(trace, 'utf8')).not.toMatch(/@opentelemetry/);
   });
 
+  it("never loads the v2 SDK (@modelcontextprotocol/client) with protocol: 'legacy'", async () => {
+    const trace = join(dir.path, 'legacy-v2.trace');
+    const result = await run(['--input-type=module', '-e', callScript(false)], {
+      TRACE_FILE: trace,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Echo: hi');
+    const loaded = await readFile(trace, 'utf8');
+    expect(loaded).toMatch(/@modelcontextprotocol\/sdk/);
+    expect(loaded).not.toMatch(/@modelcontextprotocol[+/](client|core)/);
+  });
+
   it('when it cannot be resolved, calls work as before, even with a provider registered', async () => {
     const trace = join(dir.path, 'otel-hidden.trace');
     const result = await run(['--input-type=module', '-e', callScript(true)], {

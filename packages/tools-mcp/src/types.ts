@@ -131,6 +131,13 @@ export interface McpUncheckedPatternWarning {
 /** Something about a server's tools the application should know, which fails no request. */
 export type McpWarning = McpInvalidToolWarning | McpToolChangedWarning | McpUncheckedPatternWarning;
 
+/**
+ * Which protocol a client speaks: `'legacy'` (today's engine on the v1 SDK, 2025-11-25),
+ * `'auto'` (probe `server/discover`, fall back to 2025-11-25) or `'2026-07-28'` (modern or a
+ * typed error); the last two run on the v2 SDK, `@modelcontextprotocol/client`.
+ */
+export type McpProtocol = 'legacy' | 'auto' | '2026-07-28';
+
 /** Options of `McpClient`. */
 export interface McpClientOptions {
   /**
