@@ -1,6 +1,6 @@
 import { ToolError } from '@agcore/tools-core';
-import { openConnection } from './connection.js';
 import type { ConnectionSettings, EngineConnection } from './engine.js';
+import { openEngine } from './engine-loader.js';
 import { unavailableError } from './error-mapping.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { reconnectWithBackoff } from './reconnect.js';
@@ -111,7 +111,7 @@ export class ClientLink {
 
   private async open(): Promise<EngineConnection> {
     const epoch = this.epoch;
-    const connection = await openConnection(this.settings, {
+    const connection = await openEngine(this.settings, {
       lost: (lost, error) => this.handleLoss(lost, error),
       toolsChanged: (changed) => {
         if (changed === this.current) this.events.toolsChanged(changed);

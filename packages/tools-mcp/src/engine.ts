@@ -18,6 +18,8 @@ export type RememberedEra =
 export interface EraMemory {
   recall(): RememberedEra | undefined;
   remember(era: RememberedEra): void;
+  /** A connection that relied on the remembered era failed: probe again next time. */
+  forget(): void;
 }
 
 /** How a connection is made and run. */
