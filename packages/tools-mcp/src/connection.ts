@@ -75,6 +75,7 @@ export async function openConnection(
  */
 export class McpConnection implements EngineConnection {
   readonly protocolEra = 'legacy';
+  readonly toolsTtlMs = undefined;
   readonly sdk: Client;
   readonly transport: Transport;
   /** Stdio: the child process. */

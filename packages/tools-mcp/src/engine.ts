@@ -64,8 +64,6 @@ export interface CallParams {
 export interface ToolsPage {
   readonly tools: readonly unknown[];
   readonly nextCursor?: string | undefined;
-  /** 2026-07-28: how long the server says the list stays fresh. */
-  readonly ttlMs?: number | undefined;
 }
 
 /**
@@ -84,6 +82,8 @@ export interface EngineConnection extends LinkState {
   readonly pid: number | undefined;
   /** Calls in flight that listen to progress. */
   progressCalls: number;
+  /** 2026-07-28: how long the server said its last tool list stays fresh (`ttlMs` > 0). */
+  readonly toolsTtlMs: number | undefined;
   /** Lists one page of tools. @throws what the SDK throws (map it with `failure`). */
   listPage(cursor: string | undefined, timeoutMs: number): Promise<ToolsPage>;
   /** Hands the accepted tools to the SDK, which checks structuredContent against them. */

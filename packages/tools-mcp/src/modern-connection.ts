@@ -36,6 +36,7 @@ export class ModernConnection implements EngineConnection {
   readonly sdk: Client;
   readonly stderr: StderrBuffer;
   progressCalls = 0;
+  toolsTtlMs: number | undefined;
   closedByUs = false;
   timedOut = false;
   lost: McpToolError | undefined;
@@ -169,12 +170,14 @@ export class ModernConnection implements EngineConnection {
       timeout: timeoutMs,
       cacheMode: 'bypass',
     });
+    // 2026-07-28 lists carry `ttlMs`; 0 (the SDK's default) means no promise at all, and the
+    // list then stays cached until `subscriptions/listen` says it changed, as on 2025-11-25.
     const ttlMs = (page as { ttlMs?: unknown }).ttlMs;
-    return {
-      tools: page.tools,
-      nextCursor: page.nextCursor,
-      ttlMs: typeof ttlMs === 'number' && ttlMs > 0 ? ttlMs : undefined,
-    };
+    if (cursor === undefined) this.toolsTtlMs = undefined;
+    if (typeof ttlMs === 'number' && ttlMs > 0) {
+      this.toolsTtlMs = this.toolsTtlMs === undefined ? ttlMs : Math.min(this.toolsTtlMs, ttlMs);
+    }
+    return { tools: page.tools, nextCursor: page.nextCursor };
   }
 
   useTools(): void {

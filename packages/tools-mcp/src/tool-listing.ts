@@ -73,7 +73,7 @@ export class ToolListing {
   get(connection: EngineConnection): Promise<readonly McpToolInfo[]> {
     const cache = this.cache;
     if (cache !== undefined && cache.connection === connection && !cache.stale) {
-      const ttl = this.settings.ttlMs;
+      const ttl = shorter(this.settings.ttlMs, connection.toolsTtlMs);
       if (ttl === undefined || Date.now() - cache.fetchedAt < ttl)
         return Promise.resolve(cache.tools);
     }
@@ -171,6 +171,12 @@ export class ToolListing {
       this.settings.report(error);
     }
   }
+}
+
+/** The shorter of two ages, `undefined` standing for "until the server says it changed". */
+function shorter(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.min(a, b);
 }
 
 /**

@@ -1,6 +1,12 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createMcpHandler, type McpHttpHandler, McpServer } from '@modelcontextprotocol/server';
+import {
+  acceptedContent,
+  createMcpHandler,
+  inputRequired,
+  type McpHttpHandler,
+  McpServer,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 /** A server on the v2 SDK (`@modelcontextprotocol/server` 2.x), served over HTTP on 127.0.0.1. */
@@ -11,6 +17,8 @@ export interface ModernHttpServer {
   readonly methods: string[];
   /** The HTTP requests the server received (`POST initialize`, `GET`), in order. */
   readonly requests: string[];
+  /** What the tools saw: `cancelled slow`, `meta {...}`. */
+  readonly events: string[];
   stop(): Promise<void>;
 }
 
@@ -18,11 +26,20 @@ export interface ModernHttpServer {
 export interface ModernServerOptions {
   /** `'reject'`: modern-only (2026-07-28); `'stateless'`: both eras. */
   readonly legacy: 'reject' | 'stateless';
+  /** The `ttlMs` of its tool lists (default 0: no promise). */
+  readonly toolsTtlMs?: number;
 }
 
-/** The tools of the v2 test server: echo, add. */
-export function modernMcpServer(): McpServer {
-  const server = new McpServer({ name: 'modern-test', version: '2.0.0' });
+/**
+ * The tools of the v2 test server: echo, add; deploy (asks for confirmation through an MRTR
+ * `input_required` round); slow (progress each step, stops when cancelled); meta (returns the
+ * request's `_meta`).
+ */
+export function modernMcpServer(events: string[] = [], toolsTtlMs = 0): McpServer {
+  const server = new McpServer(
+    { name: 'modern-test', version: '2.0.0' },
+    { cacheHints: { 'tools/list': { ttlMs: toolsTtlMs } } },
+  );
   server.registerTool(
     'echo',
     { description: 'Echoes its message', inputSchema: z.object({ message: z.string() }) },
@@ -33,12 +50,76 @@ export function modernMcpServer(): McpServer {
     { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) },
     async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
   );
+  const confirmation = z.object({ confirm: z.boolean() });
+  server.registerTool(
+    'deploy',
+    { description: 'Deploys after confirmation', inputSchema: z.object({ env: z.string() }) },
+    async ({ env }, context) => {
+      const answer = acceptedContent(context.mcpReq.inputResponses, 'confirm', confirmation);
+      if (answer === undefined) {
+        return inputRequired({
+          inputRequests: {
+            confirm: inputRequired.elicit({
+              message: `Deploy to ${env}?`,
+              requestedSchema: confirmation,
+            }),
+          },
+        });
+      }
+      return {
+        content: [{ type: 'text', text: answer.confirm ? `deployed to ${env}` : 'not deployed' }],
+      };
+    },
+  );
+  server.registerTool(
+    'slow',
+    {
+      description: 'Reports progress each step',
+      inputSchema: z.object({ steps: z.number(), stepMs: z.number() }),
+    },
+    async ({ steps, stepMs }, context) => {
+      const request = context.mcpReq;
+      const token = request._meta?.progressToken;
+      for (let step = 1; step <= steps; step++) {
+        const stopped = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), stepMs);
+          request.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve(true);
+          });
+        });
+        if (stopped || request.signal.aborted) {
+          events.push('cancelled slow');
+          return { content: [{ type: 'text', text: 'cancelled' }] };
+        }
+        if (token !== undefined) {
+          await request.notify({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: step, total: steps },
+          });
+        }
+      }
+      return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
+    },
+  );
+  server.registerTool(
+    'meta',
+    { description: "Returns the request's _meta", inputSchema: z.object({}) },
+    async (_args, context) => {
+      const meta = JSON.stringify(context.mcpReq._meta ?? {});
+      events.push(`meta ${meta}`);
+      return { content: [{ type: 'text', text: meta }] };
+    },
+  );
   return server;
 }
 
 /** Starts the v2 test server on a free port of 127.0.0.1 (`/mcp`). */
 export async function startModernHttp(options: ModernServerOptions): Promise<ModernHttpServer> {
-  const handler = createMcpHandler(() => modernMcpServer(), { legacy: options.legacy });
+  const events: string[] = [];
+  const handler = createMcpHandler(() => modernMcpServer(events, options.toolsTtlMs), {
+    legacy: options.legacy,
+  });
   const methods: string[] = [];
   const requests: string[] = [];
   const http = createServer((request, response) => {
@@ -53,6 +134,7 @@ export async function startModernHttp(options: ModernServerOptions): Promise<Mod
     handler,
     methods,
     requests,
+    events,
     stop: () => stopServer(http, handler),
   };
 }
