@@ -22,6 +22,7 @@ import type {
 import { errorCodeOf, lossError, mapFailure, type Operation } from './error-mapping.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { modernRefusalOf, modernServerError } from './modern-refusal.js';
+import { deliverProgressBeforeResponses } from './progress-order.js';
 import { ReportLimit } from './report-limit.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import type { ObservedStdioTransport } from './stdio-process.js';
@@ -345,33 +346,6 @@ export class McpConnection implements EngineConnection {
 
 /** A `tools/list` page whose tools the listing checks one by one (see `checkTools`), not all at once. */
 const LenientListSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
-
-/**
- * The SDK hands notifications to their handlers a microtask late but settles responses at
- * once, so the last progress notification of a call (sent just before its result) would find
- * its handler gone. While a call listens to progress, responses are delivered one microtask
- * later, after the notifications that preceded them.
- *
- * SDK internals (checked against 1.32.2): `Client.connect()` installs its dispatcher as the
- * transport's `onmessage`; it is wrapped here after the handshake. `sdk-internals.test.ts`
- * and the last-progress tests fail if that changes.
- */
-function deliverProgressBeforeResponses(connection: McpConnection): void {
-  const transport = connection.transport;
-  const deliver = transport.onmessage;
-  if (deliver === undefined) return;
-  transport.onmessage = (message, extra) => {
-    if (
-      connection.progressCalls > 0 &&
-      'id' in message &&
-      ('result' in message || 'error' in message)
-    ) {
-      queueMicrotask(() => deliver(message, extra));
-    } else {
-      deliver(message, extra);
-    }
-  };
-}
 
 /** A write to a pipe whose reader is gone. */
 function isBrokenPipe(error: Error): boolean {

@@ -132,7 +132,7 @@ describe('the v2 engine keeps the meaning of every option', () => {
     const tools = await client.tools({ prefix: true });
     const echo = tools.find((tool) => tool.mcpName === 'echo');
     expect(echo?.requiredPermissions).toEqual(['write', 'delete', 'network']);
-    const context = createToolContext({ timeoutMs: 5_000 });
+    const context = createToolContext();
     expect(await echo?.execute({ message: 'tool' }, context)).toBe('Echo: tool');
     await client.close();
   });

@@ -24,6 +24,7 @@ import type {
 } from './engine.js';
 import { lossError, mapFailure, type Operation } from './error-mapping.js';
 import { McpToolError } from './mcp-tool-error.js';
+import { deliverProgressBeforeResponses } from './progress-order.js';
 import { StderrBuffer } from './stderr-buffer.js';
 
 type ModernTransport = StreamableHTTPClientTransport | StdioClientTransport;
@@ -123,6 +124,7 @@ export class ModernConnection implements EngineConnection {
     } finally {
       clearTimeout(timer);
     }
+    deliverProgressBeforeResponses(connection);
     settings.eraMemory?.remember(
       connection.protocolEra === 'legacy'
         ? { era: 'legacy' }
@@ -198,7 +200,12 @@ export class ModernConnection implements EngineConnection {
   async shutdown(): Promise<void> {
     if (this.closedByUs) return;
     this.closedByUs = true;
-    await settleWithin(this.sdk.close(), this.settings.closeGraceMs * 3);
+    const grace = this.settings.closeGraceMs;
+    // A 2025-11-25 session over HTTP ends with DELETE, as on the legacy engine.
+    const http =
+      this.transport instanceof StreamableHTTPClientTransport ? this.transport : undefined;
+    if (http?.sessionId !== undefined) await settleWithin(http.terminateSession(), grace);
+    await settleWithin(this.sdk.close(), grace * 3);
   }
 
   private handleClose(): void {
