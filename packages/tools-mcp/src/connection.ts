@@ -26,6 +26,7 @@ import { deliverProgressBeforeResponses } from './progress-order.js';
 import { ReportLimit } from './report-limit.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import type { ObservedStdioTransport } from './stdio-process.js';
+import { ResponseStreams, streamCutResponse } from './stream-cut.js';
 import type { McpTransportConfig } from './transport-config.js';
 import { createTransport, httpStatusOf } from './transports.js';
 
@@ -147,7 +148,18 @@ export class McpConnection implements EngineConnection {
     config: McpTransportConfig,
     events: ConnectionEvents,
   ): Promise<McpConnection> {
-    const connection = new McpConnection(settings, await createTransport(config, settings), events);
+    // Streamable HTTP: a response stream cut mid-call fails that call at once.
+    const streams =
+      config.type === 'streamable-http' ? new ResponseStreams(settings.fetch) : undefined;
+    const connection = new McpConnection(
+      settings,
+      await createTransport(
+        config,
+        streams === undefined ? settings : { ...settings, fetch: streams.fetch },
+      ),
+      events,
+    );
+    if (streams !== undefined) streams.onCut = (id) => connection.settleCut(id);
     const timeoutMs = settings.connectTimeoutMs;
     const timer = setTimeout(() => {
       connection.timedOut = true;
@@ -168,6 +180,23 @@ export class McpConnection implements EngineConnection {
 
   get isStdio(): boolean {
     return this.stdio !== undefined;
+  }
+
+  /**
+   * The response stream of request `id` was cut. A server that still answers a ping is alive
+   * and only the stream is gone: the SDK settles the request with an error now. A server that
+   * does not is gone, and `checkReachable` reports the loss (a more useful message).
+   */
+  settleCut(id: string | number): void {
+    if (this.closedByUs) return;
+    this.sdk.ping({ timeout: Math.min(this.settings.pingTimeoutMs(), 10_000) }).then(
+      () => {
+        if (!this.closedByUs) this.transport.onmessage?.(streamCutResponse(id));
+      },
+      () => {
+        // Unreachable: the loss is reported by checkReachable, which rejects the call.
+      },
+    );
   }
 
   get protocolVersion(): string | undefined {

@@ -26,6 +26,7 @@ import { lossError, mapFailure, type Operation } from './error-mapping.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { deliverProgressBeforeResponses } from './progress-order.js';
 import { StderrBuffer } from './stderr-buffer.js';
+import { ResponseStreams, streamCutResponse } from './stream-cut.js';
 
 type ModernTransport = StreamableHTTPClientTransport | StdioClientTransport;
 
@@ -91,7 +92,15 @@ export class ModernConnection implements EngineConnection {
     settings: ConnectionSettings,
     events: ConnectionEvents,
   ): Promise<ModernConnection> {
-    const connection = new ModernConnection(settings, createModernTransport(settings), events);
+    const streams = new ResponseStreams(settings.fetch);
+    const connection = new ModernConnection(
+      settings,
+      createModernTransport(settings, streams.fetch),
+      events,
+    );
+    streams.onCut = (id) => {
+      if (!connection.closedByUs) connection.transport.onmessage?.(streamCutResponse(id));
+    };
     const timeoutMs = settings.connectTimeoutMs;
     const timer = setTimeout(() => {
       connection.timedOut = true;
@@ -227,7 +236,10 @@ export class ModernConnection implements EngineConnection {
 }
 
 /** The v2 SDK's transport for the configured server; nothing is started. */
-function createModernTransport(settings: ConnectionSettings): ModernTransport {
+function createModernTransport(
+  settings: ConnectionSettings,
+  fetch: typeof globalThis.fetch,
+): ModernTransport {
   const config = settings.transport;
   if (config.type === 'stdio') {
     return new StdioClientTransport({
@@ -247,7 +259,7 @@ function createModernTransport(settings: ConnectionSettings): ModernTransport {
   }
   return new StreamableHTTPClientTransport(new URL(String(config.url)), {
     ...(config.headers === undefined ? {} : { requestInit: { headers: { ...config.headers } } }),
-    ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
+    fetch,
   });
 }
 

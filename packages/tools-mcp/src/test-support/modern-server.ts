@@ -71,37 +71,41 @@ export function modernMcpServer(events: string[] = [], toolsTtlMs = 0): McpServe
       };
     },
   );
+  const slowSchema = z.object({ steps: z.number(), stepMs: z.number() });
+  const slow = async (
+    { steps, stepMs }: z.infer<typeof slowSchema>,
+    context: { mcpReq: SlowRequest },
+  ) => {
+    const request = context.mcpReq;
+    const token = request._meta?.progressToken;
+    for (let step = 1; step <= steps; step++) {
+      const stopped = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), stepMs);
+        request.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      if (stopped || request.signal.aborted) {
+        events.push('cancelled slow');
+        return { content: [{ type: 'text' as const, text: 'cancelled' }] };
+      }
+      if (token !== undefined) {
+        await request.notify({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: step, total: steps },
+        });
+      }
+    }
+    return { content: [{ type: 'text' as const, text: `done after ${steps} steps` }] };
+  };
   server.registerTool(
     'slow',
-    {
-      description: 'Reports progress each step',
-      inputSchema: z.object({ steps: z.number(), stepMs: z.number() }),
-    },
-    async ({ steps, stepMs }, context) => {
-      const request = context.mcpReq;
-      const token = request._meta?.progressToken;
-      for (let step = 1; step <= steps; step++) {
-        const stopped = await new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => resolve(false), stepMs);
-          request.signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            resolve(true);
-          });
-        });
-        if (stopped || request.signal.aborted) {
-          events.push('cancelled slow');
-          return { content: [{ type: 'text', text: 'cancelled' }] };
-        }
-        if (token !== undefined) {
-          await request.notify({
-            method: 'notifications/progress',
-            params: { progressToken: token, progress: step, total: steps },
-          });
-        }
-      }
-      return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
-    },
+    { description: 'Reports progress each step', inputSchema: slowSchema },
+    slow,
   );
+  // The HTTP layer cuts the response stream of this one after its first event.
+  server.registerTool('cut', { description: 'Its stream is cut', inputSchema: slowSchema }, slow);
   server.registerTool(
     'meta',
     { description: "Returns the request's _meta", inputSchema: z.object({}) },
@@ -149,6 +153,7 @@ async function serve(
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks);
   const method = rpcMethodOf(body);
+  const cut = method === 'tools/call' && body.toString('utf8').includes('"name":"cut"');
   if (method !== undefined) log.methods.push(method);
   log.requests.push(`${request.method ?? 'GET'}${method === undefined ? '' : ` ${method}`}`);
   const headers = new Headers();
@@ -171,7 +176,14 @@ async function serve(
       response.end();
       return;
     }
-    for await (const chunk of answer.body) response.write(chunk);
+    for await (const chunk of answer.body) {
+      response.write(chunk);
+      if (cut) {
+        // After the first event has reached the client: the stream dies mid-call.
+        setTimeout(() => response.destroy(), 100);
+        return;
+      }
+    }
     response.end();
   } catch {
     response.destroy();
@@ -182,6 +194,16 @@ async function stopServer(http: Server, handler: McpHttpHandler): Promise<void> 
   await handler.close();
   http.closeAllConnections();
   http.close();
+}
+
+/** What the slow tool uses of its request context. */
+interface SlowRequest {
+  readonly _meta?: { readonly progressToken?: string | number } | undefined;
+  readonly signal: AbortSignal;
+  notify(notification: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; total: number };
+  }): Promise<void>;
 }
 
 function rpcMethodOf(body: Buffer): string | undefined {
