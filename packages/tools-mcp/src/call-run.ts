@@ -3,10 +3,13 @@ import type { CallPlan } from './call-plan.js';
 import { type McpToolResult, type RawCallResult, toToolResult } from './call-result.js';
 import type { EngineConnection } from './engine.js';
 import type { ErrorScope } from './error-mapping.js';
-import { type McpErrorCode, McpToolError } from './mcp-tool-error.js';
+import { McpToolError } from './mcp-tool-error.js';
 import { traceMeta } from './tracing.js';
 
 type RawResult = RawCallResult;
+
+/** The `_meta` key of the caller's idempotency key (what `@agcore/tools-mcp-server` reads). */
+const idempotencyKeyMetaKey = 'agcore/idempotencyKey';
 
 /**
  * Sends one `tools/call` as `plan` says and maps the outcome: the result, or an
@@ -60,8 +63,11 @@ function send(
 ): Promise<RawResult> {
   if (plan.listensToProgress) connection.progressCalls++;
   try {
-    // The active span's context rides in `_meta`, so the server's spans join the trace.
-    const meta = traceMeta();
+    // The active span's context rides in `_meta`, so the server's spans join the trace; the
+    // caller's idempotency key too, so a server can tell a repeated call from a new one.
+    const trace = traceMeta();
+    const key = plan.idempotencyKey;
+    const meta = key === undefined ? trace : { ...trace, [idempotencyKeyMetaKey]: key };
     return connection.callTool(
       meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: meta },
       plan.request,
@@ -102,7 +108,7 @@ function resultOf(raw: RawResult, name: string, scope: ErrorScope): McpToolResul
   } catch (error) {
     // A server's error text goes to the model: never with the caller's header values in it.
     const failed = error as McpToolError;
-    throw new McpToolError(failed.code as McpErrorCode, scope.redact(failed.message), {
+    throw new McpToolError(failed.code, scope.redact(failed.message), {
       serverName: scope.serverName,
       toolName: name,
     });

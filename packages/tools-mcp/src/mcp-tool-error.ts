@@ -48,8 +48,11 @@ export class McpToolError extends ToolError {
   readonly stderr?: string;
   private readonly recoverable: boolean | undefined;
 
-  /** Makes an error; the message should name the server and say what to do. */
-  constructor(code: McpErrorCode, message: string, options: McpToolErrorOptions) {
+  /**
+   * Makes an error; the message should name the server and say what to do. The code is one of
+   * `McpErrorCode`, or the `ToolErrorCode` a server declared for a failed tool.
+   */
+  constructor(code: McpErrorCode | ToolErrorCode, message: string, options: McpToolErrorOptions) {
     super(code, message, {
       ...(options.toolName === undefined ? {} : { toolName: options.toolName }),
       ...(options.cause === undefined ? {} : { cause: options.cause }),

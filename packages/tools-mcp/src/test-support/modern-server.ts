@@ -107,6 +107,18 @@ export function modernMcpServer(events: string[] = [], toolsTtlMs = 0): McpServe
   // The HTTP layer cuts the response stream of this one after its first event.
   server.registerTool('cut', { description: 'Its stream is cut', inputSchema: slowSchema }, slow);
   server.registerTool(
+    'refuse',
+    {
+      description: 'Fails with the ToolError code it is given, as @agcore/tools-mcp-server does',
+      inputSchema: z.object({ code: z.string() }),
+    },
+    async ({ code }) => ({
+      isError: true,
+      content: [{ type: 'text', text: `refused with ${code}` }],
+      _meta: { 'agcore/errorCode': code },
+    }),
+  );
+  server.registerTool(
     'meta',
     { description: "Returns the request's _meta", inputSchema: z.object({}) },
     async (_args, context) => {
