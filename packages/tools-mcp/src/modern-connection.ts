@@ -29,6 +29,7 @@ import { StderrBuffer } from './stderr-buffer.js';
 import { ResponseStreams, streamCutResponse } from './stream-cut.js';
 
 type ModernTransport = StreamableHTTPClientTransport | StdioClientTransport;
+type ToolDefinition = NonNullable<NonNullable<Parameters<Client['callTool']>[1]>['toolDefinition']>;
 
 /**
  * One live connection on the v2 SDK. It owns its opening (the era negotiation within
@@ -43,6 +44,7 @@ export class ModernConnection implements EngineConnection {
   timedOut = false;
   lost: McpToolError | undefined;
   private readonly stdio: StdioClientTransport | undefined;
+  private readonly definitions = new Map<string, ToolDefinition>();
 
   private constructor(
     private readonly settings: ConnectionSettings,
@@ -122,9 +124,7 @@ export class ModernConnection implements EngineConnection {
                   : { kind: 'modern', discover: prior.discover as never },
             }),
       });
-      if (connection.protocolEra === 'modern') {
-        await connection.sdk.listen({ toolsListChanged: true }, { timeout: timeoutMs });
-      }
+      if (connection.protocolEra === 'modern') await connection.listenForChanges(timeoutMs);
     } catch (error) {
       if (prior !== undefined) settings.eraMemory?.forget();
       const mapped = connection.failure(error, { kind: 'connect', timeoutMs });
@@ -140,6 +140,24 @@ export class ModernConnection implements EngineConnection {
         : { era: 'modern', discover: connection.sdk.getDiscoverResult() },
     );
     return connection;
+  }
+
+  /**
+   * Opens `subscriptions/listen` for tool list changes, when the server says its tool list can
+   * change; a server that turns the method down (-32601) just sends no change notices.
+   */
+  private async listenForChanges(timeoutMs: number): Promise<void> {
+    if (this.sdk.getServerCapabilities()?.tools?.listChanged !== true) return;
+    try {
+      await this.sdk.listen({ toolsListChanged: true }, { timeout: timeoutMs });
+    } catch (error) {
+      if (
+        asLegacyError(error) instanceof McpError &&
+        (asLegacyError(error) as McpError).code === ErrorCode.MethodNotFound
+      )
+        return;
+      throw error;
+    }
   }
 
   get protocolEra(): ProtocolEra {
@@ -191,14 +209,22 @@ export class ModernConnection implements EngineConnection {
     return { tools: page.tools, nextCursor: page.nextCursor };
   }
 
-  useTools(): void {
-    // The v2 SDK keeps the output schemas of the tools it listed itself.
+  useTools(tools: readonly unknown[]): void {
+    // The listing bypasses the SDK's cache (one bad tool would fail its listTools()), so each
+    // call hands the SDK its tool's definition: for the outputSchema check and for the
+    // Mcp-Param-* headers of 2026-07-28 (SEP-2243).
+    this.definitions.clear();
+    for (const tool of tools) {
+      const name = (tool as { name?: unknown }).name;
+      if (typeof name === 'string') this.definitions.set(name, tool as ToolDefinition);
+    }
   }
 
   callTool(params: CallParams, options: RequestOptions): Promise<RawCallResult> {
+    const definition = this.definitions.get(params.name);
     return this.sdk.callTool(
       params as Parameters<Client['callTool']>[0],
-      options,
+      definition === undefined ? options : { ...options, toolDefinition: definition },
     ) as Promise<RawCallResult>;
   }
 
