@@ -49,6 +49,7 @@ export type {
   McpElicitationRequest,
   McpElicitationResult,
   McpInvalidToolWarning,
+  McpProtocol,
   McpToolChangedWarning,
   McpToolInfo,
   McpUncheckedPatternWarning,

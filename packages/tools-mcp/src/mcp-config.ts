@@ -2,6 +2,7 @@ import type { Permission } from '@agcore/tools-core';
 import { McpToolError } from './mcp-tool-error.js';
 import { type McpPermissionOverrides, permissionListProblem } from './tool-permissions.js';
 import type { McpTransportConfig } from './transport-config.js';
+import type { McpProtocol } from './types.js';
 
 /** One server of an `mcpServers` file, after checking. */
 export interface McpServerEntry {
@@ -21,6 +22,8 @@ export interface McpServerEntry {
   readonly trustAnnotations?: boolean;
   /** `onToolChange` of the entry, when given (see `McpClientOptions`). */
   readonly onToolChange?: 'report' | 'block';
+  /** `protocol` of the entry, when given (see `McpClientOptions`). */
+  readonly protocol?: McpProtocol;
 }
 
 /**
@@ -120,8 +123,21 @@ function parseOptions(
       `"onToolChange" must be 'report' or 'block', got ${JSON.stringify(onToolChange)}`,
     );
   }
+  const protocol = entry.protocol;
+  if (
+    protocol !== undefined &&
+    protocol !== 'legacy' &&
+    protocol !== 'auto' &&
+    protocol !== '2026-07-28'
+  ) {
+    throw configError(
+      name,
+      `"protocol" must be 'legacy', 'auto' or '2026-07-28', got ${JSON.stringify(protocol)}`,
+    );
+  }
   return {
     ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    ...(protocol === undefined ? {} : { protocol }),
     ...(permissions === undefined ? {} : { permissions }),
     ...(allow === undefined ? {} : { allow: optionalStrings(allow, name, 'allowedTools') }),
     ...(block === undefined ? {} : { block: optionalStrings(block, name, 'blockedTools') }),

@@ -18,6 +18,8 @@ export interface OpenedTransport {
 export interface TransportSettings {
   readonly serverName: string;
   readonly maxMessageBytes: number;
+  /** HTTP: the fetch to send with (default the global one). */
+  readonly fetch: typeof fetch | undefined;
 }
 
 type HttpModules = {
@@ -58,7 +60,10 @@ export async function createTransport(
   }
   const url = toUrl(config.url, settings.serverName);
   const requestInit = config.headers === undefined ? undefined : { headers: { ...config.headers } };
-  const options = requestInit === undefined ? {} : { requestInit };
+  const options = {
+    ...(requestInit === undefined ? {} : { requestInit }),
+    ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
+  };
   const modules = await loadHttpModules();
   if (config.type === 'sse') {
     return {

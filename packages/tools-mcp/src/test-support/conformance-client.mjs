@@ -9,12 +9,15 @@ const { McpClient } = await import(entry);
 
 const url = process.argv[process.argv.length - 1] ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+// 'legacy' (default, the 0.1 suite) or 'auto' (the 0.2 suite's 2026-07-28 scenarios).
+const protocol = process.env.AGCORE_MCP_PROTOCOL ?? 'legacy';
 
 const client = new McpClient(
   'conformance',
   { type: 'streamable-http', url, fallbackToSse: false },
   {
     timeoutMs: 20_000,
+    protocol,
     // Accept with no fields: the client fills in the schema's defaults (SEP-1034).
     onElicitation: async () => ({ action: 'accept', content: {} }),
   },
