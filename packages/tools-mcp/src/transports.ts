@@ -1,6 +1,7 @@
 import { redactUrl } from '@agcore/tools-core';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createAuthFetch } from './auth/auth-fetch.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { ObservedStdioTransport } from './stdio-process.js';
 import type { McpTransportConfig } from './transport-config.js';
@@ -58,7 +59,8 @@ export async function createTransport(
   }
   const url = toUrl(config.url, settings.serverName);
   const requestInit = config.headers === undefined ? undefined : { headers: { ...config.headers } };
-  const options = requestInit === undefined ? {} : { requestInit };
+  const fetch = createAuthFetch(config.auth, { serverName: settings.serverName, serverUrl: url });
+  const options = requestInit === undefined ? { fetch } : { requestInit, fetch };
   const modules = await loadHttpModules();
   if (config.type === 'sse') {
     return {
