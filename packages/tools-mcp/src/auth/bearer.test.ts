@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient, type McpToolError } from '../index.js';
-import { type ProtectedServer, startProtectedServer } from './test-support/protected-server.js';
+import { type ProtectedServer, startProtectedServer } from '../test-support/protected-server.js';
 
 const goodToken = 'good-token-0123456789';
 

@@ -74,7 +74,7 @@ export async function startProtectedServer(
       const error =
         token === undefined
           ? ''
-          : `, error="${verdict.error}", error_description="${verdict.description}"`;
+          : `, error="${verdict.error}", error_description="${verdict.description.replace(/["\\]/g, '\\$&')}"`;
       response.writeHead(401, { 'www-authenticate': `Bearer ${metadata}${error}` }).end();
       return;
     }
