@@ -104,8 +104,13 @@ export class OAuthSession {
   }
 
   /** New tokens after `rejected` was refused or expired: refresh once, else a new grant. */
-  private renew(rejected: McpTokens | undefined, challenge: BearerChallenge): Promise<McpTokens> {
-    if (this.tokens !== undefined && this.tokens !== rejected) return Promise.resolve(this.tokens);
+  private async renew(
+    rejected: McpTokens | undefined,
+    challenge: BearerChallenge,
+  ): Promise<McpTokens> {
+    await this.settled();
+    // Another request renewed them meanwhile (a refresh token is good for one use).
+    if (this.tokens !== undefined && this.tokens !== rejected) return this.tokens;
     return this.oneAtATime(async () => {
       const context = await this.context(challenge);
       if (rejected?.refreshToken !== undefined) {
@@ -126,7 +131,12 @@ export class OAuthSession {
   }
 
   /** New tokens with the scope a 403 `insufficient_scope` names added (once per request). */
-  private stepUp(current: McpTokens | undefined, challenge: BearerChallenge): Promise<McpTokens> {
+  private async stepUp(
+    current: McpTokens | undefined,
+    challenge: BearerChallenge,
+  ): Promise<McpTokens> {
+    await this.settled();
+    if (this.tokens !== undefined && this.tokens !== current) return this.tokens;
     const wanted = new Set([
       ...(this.scopes ?? current?.scope ?? '').split(' '),
       ...(challenge.scope ?? '').split(' '),
@@ -148,18 +158,28 @@ export class OAuthSession {
     return authorizeWithCode(auth, context.discovery, context, scopes);
   }
 
-  private async oneAtATime(obtain: () => Promise<McpTokens>): Promise<McpTokens> {
+  /** Waits for the renewal in flight, whatever its outcome (its own request reports that). */
+  private async settled(): Promise<void> {
     while (this.renewal !== undefined) await this.renewal.catch(() => undefined);
-    const renewal = obtain();
-    this.renewal = renewal;
-    try {
-      const tokens = await renewal;
+  }
+
+  /**
+   * Starts a renewal; called right after `settled()` with no await between, so that one runs
+   * at a time and the others reuse its tokens.
+   */
+  private oneAtATime(obtain: () => Promise<McpTokens>): Promise<McpTokens> {
+    const renewal = (async () => {
+      const tokens = await obtain();
       this.keep(tokens, undefined);
       await this.store.set(this.key, tokens);
       return tokens;
-    } finally {
-      this.renewal = undefined;
-    }
+    })();
+    this.renewal = renewal;
+    const clear = (): void => {
+      if (this.renewal === renewal) this.renewal = undefined;
+    };
+    renewal.then(clear, clear);
+    return renewal;
   }
 
   private keep(tokens: McpTokens, skewMs: number | undefined): void {
