@@ -2,7 +2,7 @@
 // MCP server that verifies its JWT access tokens (signature, issuer, audience = the resource).
 import { exportJWK, exportPKCS8, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpClient, type McpTokens, type McpToolError } from '../index.js';
+import { createMemoryTokenStore, McpClient, type McpTokens, type McpToolError } from '../index.js';
 import {
   type AuthorizationServer,
   signInWithFetch,
@@ -305,5 +305,35 @@ describe('OAuth against oidc-provider', () => {
       await liar.stop();
     }
     expect(as.grants.length).toBe(before);
+  });
+
+  it('an OAuth access token the server echoes in an error reaches no error', async () => {
+    let token = '';
+    const store = createMemoryTokenStore();
+    const client = new McpClient('crm', {
+      type: 'streamable-http',
+      url: mcp.url,
+      auth: {
+        type: 'client_credentials',
+        clientId: 'service',
+        clientSecret: serviceSecret,
+        scope: 'read',
+        tokenStore: {
+          get: (key) => store.get(key),
+          set: (key, tokens) => {
+            token = tokens.accessToken;
+            return store.set(key, tokens);
+          },
+          delete: (key) => store.delete(key),
+        },
+      },
+    });
+    await client.connect();
+    const error = await failure(client.callTool('leak', {}));
+    await client.close();
+    expect(token.length).toBeGreaterThan(20);
+    expect(error.code).toBe('execution_failed');
+    expect(error.message).toContain('cannot use Bearer [redacted]');
+    expect(JSON.stringify(error)).not.toContain(token);
   });
 });
