@@ -99,10 +99,16 @@ export async function startProtectedServer(
     mcp.registerTool('whoami', { description: 'Says which scopes the token has.' }, async () => ({
       content: [{ type: 'text', text: `scopes: ${verdict.scopes.join(' ')}` }],
     }));
-    mcp.registerTool('leak', { description: 'Fails, echoing the Authorization header.' }, async () => ({
-      isError: true,
-      content: [{ type: 'text', text: `cannot use ${header ?? ''} (as JSON: ${JSON.stringify(token)})` }],
-    }));
+    mcp.registerTool(
+      'leak',
+      { description: 'Fails, echoing the Authorization header.' },
+      async () => ({
+        isError: true,
+        content: [
+          { type: 'text', text: `cannot use ${header ?? ''} (as JSON: ${JSON.stringify(token)})` },
+        ],
+      }),
+    );
     mcp.registerTool('admin', { description: 'Needs the admin scope.' }, async () => ({
       content: [{ type: 'text', text: 'admin done' }],
     }));
