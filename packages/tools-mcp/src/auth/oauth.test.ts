@@ -135,6 +135,7 @@ describe('OAuth against oidc-provider', () => {
   });
 
   it('authorization_code without a clientId registers the client (RFC 7591)', async () => {
+    const registered = as.registeredApplicationTypes.length;
     const client = new McpClient('docs', {
       type: 'streamable-http',
       url: mcp.url,
@@ -148,6 +149,8 @@ describe('OAuth against oidc-provider', () => {
     await client.connect();
     expect((await client.callTool('whoami', {})).value).toBe('scopes: read');
     await client.close();
+    // SEP-837: a loopback redirect is a native application.
+    expect(as.registeredApplicationTypes.slice(registered)).toEqual(['native']);
   });
 
   it('refuses a callback whose state differs, saying why', async () => {

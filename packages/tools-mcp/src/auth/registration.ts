@@ -37,8 +37,15 @@ export async function resolveClient(
       `the authorization server '${server.issuer}' offers no dynamic client registration; register a client there and set auth.clientId (and clientSecret for a confidential client)`,
     );
   }
+  const redirect = new URL(String(auth.redirectUrl));
   const metadata = {
     client_name: auth.clientName ?? 'agcore',
+    // SEP-837: a loopback or custom-scheme redirect is a native application.
+    application_type:
+      redirect.protocol !== 'https:' ||
+      ['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname)
+        ? 'native'
+        : 'web',
     redirect_uris: [String(auth.redirectUrl)],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],

@@ -23,6 +23,8 @@ export interface AuthorizationServer {
   readonly issuer: string;
   /** Grants the token endpoint issued, by grant type, in order. */
   readonly grants: string[];
+  /** The `application_type` of each client registered dynamically, in order. */
+  readonly registeredApplicationTypes: string[];
   /** Checks a JWT access token as a resource server must: signature, issuer, audience, expiry. */
   verify(token: string | undefined, resource: string): Promise<TokenVerdict>;
   stop(): Promise<void>;
@@ -76,11 +78,19 @@ export async function startAuthorizationServer(
   provider.on('grant.success', (context: { oidc: { params?: { grant_type?: unknown } } }) => {
     grants.push(String(context.oidc.params?.grant_type));
   });
+  const registeredApplicationTypes: string[] = [];
+  provider.on(
+    'registration_create.success',
+    (_context: unknown, client: { applicationType?: unknown }) => {
+      registeredApplicationTypes.push(String(client.applicationType));
+    },
+  );
   handler = provider.callback();
   const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
   return {
     issuer,
     grants,
+    registeredApplicationTypes,
     verify: async (token, resource) => {
       if (token === undefined)
         return { ok: false, error: 'invalid_request', description: 'no token' };
