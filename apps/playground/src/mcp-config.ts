@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { ToolError } from '@agcore/tools-core';
 import { type McpServerEntry, parseMcpServersConfig } from '@agcore/tools-mcp';
+import { withPlaygroundAuth } from './mcp-auth.js';
 import { PlaygroundError } from './playground-error.js';
 
 /**
@@ -70,7 +71,7 @@ export async function readMcpConfig(file: string): Promise<McpConfigFile> {
   }
   let entries: McpServerEntry[];
   try {
-    entries = parseMcpServersConfig(json);
+    entries = withPlaygroundAuth(parseMcpServersConfig(json));
   } catch (error) {
     throw mcpConfigError(
       file,

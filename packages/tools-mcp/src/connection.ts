@@ -64,6 +64,7 @@ export async function openConnection(
         type: 'sse',
         url: config.url,
         ...(config.headers === undefined ? {} : { headers: config.headers }),
+        ...(config.auth === undefined ? {} : { auth: config.auth }),
       },
       events,
     );

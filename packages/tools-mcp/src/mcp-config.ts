@@ -1,4 +1,5 @@
 import type { Permission } from '@agcore/tools-core';
+import { parseAuth } from './auth/parse-auth.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { type McpPermissionOverrides, permissionListProblem } from './tool-permissions.js';
 import type { McpTransportConfig } from './transport-config.js';
@@ -28,9 +29,12 @@ export interface McpServerEntry {
 
 /**
  * Reads the standard `mcpServers` JSON of Claude Desktop, Cursor and VS Code:
- * `{ "mcpServers": { name: { command, args?, env?, cwd? } | { url, headers?, type? } } }` (VS
+ * `{ "mcpServers": { name: { command, args?, env?, cwd? } | { url, headers?, type?, auth? } } }` (VS
  * Code's `servers` key is accepted too). Entries with `"disabled": true` are skipped.
- * `${env:NAME}` and `${NAME}` in `env`, `args`, `url` and `headers` are replaced by the host's
+ * `auth` is `{ type: 'bearer', token }`, `{ type: 'client_credentials', clientId, clientSecret?,
+ * scope? }` or `{ type: 'authorization_code', redirectUrl, clientId?, clientSecret?, scope? }`
+ * (the application sets its `onAuthorize` on the entry; until then connecting is `auth_required`).
+ * `${env:NAME}` and `${NAME}` in `env`, `args`, `url`, `headers` and `auth` are replaced by the host's
  * environment variable, since a server receives none of the host's variables otherwise.
  * Names from the file (servers, tools, variables, headers) key null-prototype objects, so a
  * tool named `__proto__` keeps its permissions.
@@ -88,10 +92,16 @@ function parseTransport(
         ? undefined
         : mapValues(raw, (value, key) => expand(value, `headers.${key}`));
     const url = expand(entry.url, 'url');
+    const auth = parseAuth(entry.auth, {
+      server: name,
+      expand,
+      fail: (text) => configError(name, text),
+    });
     return {
       type: entry.type === 'sse' ? 'sse' : 'streamable-http',
       url,
       ...(headers === undefined ? {} : { headers }),
+      ...(auth === undefined ? {} : { auth }),
     };
   }
   throw configError(name, `needs either "command" (a local server) or "url" (a remote one)`);

@@ -12,6 +12,8 @@ export type McpErrorCode = Extract<
   | 'permission_denied'
   | 'denied'
   | 'timeout'
+  | 'auth_required'
+  | 'auth_failed'
 >;
 
 /** Options of the `McpToolError` constructor. */

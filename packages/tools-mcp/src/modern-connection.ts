@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { createAuthFetch } from './auth/auth-fetch.js';
 import type { RawCallResult } from './call-result.js';
 import { elicitationCapabilities, toElicitationRequest, toElicitResult } from './elicitation.js';
 import type {
@@ -283,9 +284,11 @@ function createModernTransport(
       { serverName: settings.serverName },
     );
   }
-  return new StreamableHTTPClientTransport(new URL(String(config.url)), {
+  const url = new URL(String(config.url));
+  return new StreamableHTTPClientTransport(url, {
     ...(config.headers === undefined ? {} : { requestInit: { headers: { ...config.headers } } }),
-    fetch,
+    // The same OAuth fetch as the legacy engine's, over the stream-cut watcher.
+    fetch: createAuthFetch(config.auth, { serverName: settings.serverName, serverUrl: url, fetch }),
   });
 }
 
