@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    reporters: ['default', ['json', { outputFile: 'test-report.json' }]],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
