@@ -28,7 +28,9 @@ export function fixtureRegistry(): { registry: ToolRegistry; seen: Seen } {
   };
   const registry = new ToolRegistry({
     timeoutMs: 20_000,
-    onInvocation: (invocation) => seen.audit.push(invocation),
+    onInvocation: (invocation) => {
+      seen.audit.push(invocation);
+    },
   });
   registry.withPermissionChecker(new PermissionChecker({ denied: [Permission.Shell] }));
   registry.register(
