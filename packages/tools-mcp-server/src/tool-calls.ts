@@ -11,6 +11,7 @@ import {
   truncateUtf8,
 } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
+import { withCallerTrace } from './caller-trace.js';
 import type { ApprovalPolicy, McpCaller, ServeToolsOptions } from './types.js';
 
 /** The result `_meta` key carrying a failed call's `ToolError` code (see README). */
@@ -100,10 +101,9 @@ export class ToolCalls {
       ...(request.input === undefined ? {} : { input: request.input }),
       ...traceIdOf(request.meta),
     };
-    const { output } = await this.#registry.invoke(request.name, request.args, {
-      signal: request.signal,
-      context,
-    });
+    const { output } = await withCallerTrace(request.meta, () =>
+      this.#registry.invoke(request.name, request.args, { signal: request.signal, context }),
+    );
     if (output.ok) {
       if (store !== undefined && storeKey !== undefined) await store.set(storeKey, output.value);
       return { kind: 'result', result: success(output.value) };
