@@ -64,34 +64,8 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
   const servers = new Set<HttpServer>();
   const allowedOrigins = options.allowedOrigins ?? loopbackHostNames();
 
-  const handle = async (request: Request, facts: RequestFacts): Promise<Response> => {
-    const url = new URL(request.url);
-    if (url.pathname === '/healthz' && (request.method === 'GET' || request.method === 'HEAD')) {
-      return new Response(JSON.stringify({ status: 'ok' }), {
-        headers: { 'content-type': 'application/json' },
-      });
-    }
-    if (url.pathname !== path)
-      return jsonRpcError(404, -32000, `No MCP endpoint at ${url.pathname}: it is ${path}.`);
-    const hosts = options.allowedHosts ?? (facts.loopback ? loopbackHostNames() : undefined);
-    const refused = hostRefusal(request, hosts) ?? originRefusal(request, allowedOrigins);
-    if (refused !== undefined) return refused;
-    if (request.method !== 'POST') {
-      return jsonRpcError(
-        405,
-        -32000,
-        'Method not allowed: this stateless server answers POST only (no session, no GET stream).',
-        {
-          allow: 'POST',
-        },
-      );
-    }
-    const caller = await authenticate(options, request);
-    if (caller === 'refused') {
-      return jsonRpcError(401, -32001, 'Unauthorized: send a valid bearer token.', {
-        'www-authenticate': 'Bearer',
-      });
-    }
+  /** Reads the bounded body, picks the era and serves the call. */
+  const servePost = async (request: Request, caller: McpCaller | undefined): Promise<Response> => {
     const body = await readBoundedBody(request, maxBodyBytes);
     if (body === undefined)
       return jsonRpcError(
@@ -131,6 +105,37 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
     }
     const authInfo = callerAuthInfo(caller);
     return modern.fetch(fresh, { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
+  };
+
+  const handle = async (request: Request, facts: RequestFacts): Promise<Response> => {
+    const url = new URL(request.url);
+    if (url.pathname === '/healthz' && (request.method === 'GET' || request.method === 'HEAD')) {
+      return new Response(JSON.stringify({ status: 'ok' }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    if (url.pathname !== path)
+      return jsonRpcError(404, -32000, `No MCP endpoint at ${url.pathname}: it is ${path}.`);
+    const hosts = options.allowedHosts ?? (facts.loopback ? loopbackHostNames() : undefined);
+    const refused = hostRefusal(request, hosts) ?? originRefusal(request, allowedOrigins);
+    if (refused !== undefined) return refused;
+    if (request.method !== 'POST') {
+      return jsonRpcError(
+        405,
+        -32000,
+        'Method not allowed: this stateless server answers POST only (no session, no GET stream).',
+        {
+          allow: 'POST',
+        },
+      );
+    }
+    const caller = await authenticate(options, request);
+    if (caller === 'refused') {
+      return jsonRpcError(401, -32001, 'Unauthorized: send a valid bearer token.', {
+        'www-authenticate': 'Bearer',
+      });
+    }
+    return servePost(request, caller);
   };
 
   const guarded = async (request: Request, facts: RequestFacts): Promise<Response> => {
