@@ -46,22 +46,32 @@ export async function startWorker(env: Record<string, string>): Promise<Worker> 
   };
 }
 
+/** How the model answers; change it between tests. */
+export interface ModelSettings {
+  /** The pieces of the final answer. */
+  text: string[];
+  /** Milliseconds between two SSE writes (0: all at once). */
+  pauseMs: number;
+}
+
 /** The model: a tool call to `send_email` first, then a streamed text once the tool answered. */
 export async function startModel() {
-  const server = await startChatCompletionsServer();
+  const server = await startChatCompletionsServer({ keepAliveTimeoutMs: 1000 });
+  const settings: ModelSettings = { text: ['Sent ', 'the ', 'email.'], pauseMs: 0 };
   server.fallback((request) => {
     const body = request.body as { messages: { role: string; content?: unknown }[] };
     const last = body.messages.at(-1);
-    if (last?.role === 'tool')
-      return { kind: 'sse', writes: textStream(['Sent ', 'the ', 'email.']) };
+    const pause = settings.pauseMs > 0 ? { pause: settings.pauseMs } : {};
+    if (last?.role === 'tool') return { kind: 'sse', writes: textStream(settings.text), ...pause };
     return {
       kind: 'sse',
       writes: toolCallStream([
         { id: 'call_1', name: 'send_email', pieces: ['{"to":', '"ada@example.com"}'] },
       ]),
+      ...pause,
     };
   });
-  return server;
+  return Object.assign(server, { settings });
 }
 
 /** A client of the system database. */
