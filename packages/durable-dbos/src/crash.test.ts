@@ -126,4 +126,29 @@ describe.skipIf(server === undefined)('durable runs across killed workers', () =
     expect((await runs.result('stream')).message.content).toBe(model.settings.text.join(''));
     await worker.kill();
   }, 180_000);
+
+  it('a call that came without an id keeps the id made for it across a kill mid-call', async () => {
+    model.settings.callId = '';
+    model.settings.pauseMs = 0;
+    let worker = await startWorker(env('worker-e', { TOOL_DELAY_MS: '1500' }));
+    workers = [worker];
+    await runs.start('mailer', { runId: 'id-less', prompt: 'Email Ada' });
+    await until(async () =>
+      (await count("SELECT 1 FROM attempts WHERE key LIKE 'id-less:%'", [])) > 0 ? true : undefined,
+    );
+    await worker.kill();
+    worker = await startWorker(env('worker-e', { TOOL_DELAY_MS: '1500' }));
+    workers = [worker];
+    await runs.result('id-less');
+    const messages = (await runs.state('id-less'))?.messages ?? [];
+    const call = messages.flatMap((message) =>
+      message.role === 'assistant' ? (message.tool_calls ?? []) : [],
+    )[0];
+    expect(call?.id).toMatch(/^call_/);
+    const keys = await pool.query("SELECT DISTINCT key FROM attempts WHERE key LIKE 'id-less:%'");
+    expect(keys.rows).toEqual([{ key: `id-less:${call?.id}` }]);
+    expect(await count('SELECT 1 FROM effects WHERE key = $1', [`id-less:${call?.id}`])).toBe(1);
+    model.settings.callId = 'call_1';
+    await worker.kill();
+  }, 120_000);
 });

@@ -52,12 +52,18 @@ export interface ModelSettings {
   text: string[];
   /** Milliseconds between two SSE writes (0: all at once). */
   pauseMs: number;
+  /** The id of the tool call ('' for a server that sends none). */
+  callId: string;
 }
 
 /** The model: a tool call to `send_email` first, then a streamed text once the tool answered. */
 export async function startModel() {
   const server = await startChatCompletionsServer({ keepAliveTimeoutMs: 1000 });
-  const settings: ModelSettings = { text: ['Sent ', 'the ', 'email.'], pauseMs: 0 };
+  const settings: ModelSettings = {
+    text: ['Sent ', 'the ', 'email.'],
+    pauseMs: 0,
+    callId: 'call_1',
+  };
   server.fallback((request) => {
     const body = request.body as { messages: { role: string; content?: unknown }[] };
     const last = body.messages.at(-1);
@@ -66,7 +72,7 @@ export async function startModel() {
     return {
       kind: 'sse',
       writes: toolCallStream([
-        { id: 'call_1', name: 'send_email', pieces: ['{"to":', '"ada@example.com"}'] },
+        { id: settings.callId, name: 'send_email', pieces: ['{"to":', '"ada@example.com"}'] },
       ]),
       ...pause,
     };
