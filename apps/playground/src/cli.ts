@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { callCommand } from './call-command.js';
-import { chatCommand } from './chat-command.js';
+import { explainError } from './core/explain-error.js';
+import { defaultFlowName, findFlow, flows } from './core/flows.js';
+import { readMcpConfig } from './core/mcp-config.js';
+import type { ModelSettings } from './core/model-settings.js';
+import { type Observability, startObservability } from './core/observability.js';
+import type { Terminal } from './core/output.js';
+import { ExitCode, PlaygroundError } from './core/playground-error.js';
+import { readRunFile } from './core/run-file.js';
+import { callCommand } from './terminal/call-command.js';
+import { chatCommand } from './terminal/chat-command.js';
 import {
   type CommonOptions,
   common,
@@ -10,17 +18,9 @@ import {
   withCommonOptions,
   withDecisionOptions,
   withModelOptions,
-} from './cli-options.js';
-import { explainError } from './explain-error.js';
-import { defaultFlowName, findFlow, flows } from './flows.js';
-import { readMcpConfig } from './mcp-config.js';
-import type { ModelSettings } from './model-settings.js';
-import { type Observability, startObservability } from './observability.js';
-import { ExitCode, PlaygroundError } from './playground-error.js';
-import { readRunFile } from './run-file.js';
-import { defaultStateFile, runFlow } from './run-flow.js';
-import type { Terminal } from './terminal.js';
-import { toolsCommand } from './tools-command.js';
+} from './terminal/cli-options.js';
+import { defaultStateFile, runFlow } from './terminal/run-flow.js';
+import { toolsCommand } from './terminal/tools-command.js';
 
 interface FlowOptions extends DecisionOptions {
   readonly flow: string;

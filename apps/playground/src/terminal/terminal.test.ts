@@ -1,7 +1,7 @@
 import picocolors from 'picocolors';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { cut, ellipsize, padToWidth, wrap } from './terminal.js';
+import { cut, ellipsize, padToWidth, wrap } from '../core/output.js';
 import { renderToolTable, type ToolListing } from './tool-listing.js';
 
 const plain = picocolors.createColors(false);

@@ -1,11 +1,11 @@
 import { type ChatMessage, LlmError } from '@agcore/llm-cycle';
-import { explainError } from './explain-error.js';
-import type { Flow, FlowContext, FlowExpectation } from './flow-types.js';
-import type { ModelSettings } from './model-settings.js';
-import { ExitCode, PlaygroundError } from './playground-error.js';
+import { explainError } from '../core/explain-error.js';
+import type { Flow, FlowContext, FlowExpectation } from '../core/flow-types.js';
+import type { ModelSettings } from '../core/model-settings.js';
+import type { Terminal } from '../core/output.js';
+import { ExitCode, PlaygroundError } from '../core/playground-error.js';
+import type { RunStats } from '../core/run-stats.js';
 import { conversationOf, renderHistory, renderSummary, summarize } from './report.js';
-import type { RunStats } from './run-stats.js';
-import type { Terminal } from './terminal.js';
 import type { JsonTimeline } from './timeline.js';
 
 /** How a run ended. */

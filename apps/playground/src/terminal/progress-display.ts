@@ -1,6 +1,6 @@
 import type { ToolProgress } from '@agcore/tools-core';
 import cliProgress from 'cli-progress';
-import { type Colors, formatDuration, type Terminal } from './terminal.js';
+import { type Colors, formatDuration, type Terminal } from '../core/output.js';
 
 const wrapOn = '\u001b[?7h';
 const wrapOff = '\u001b[?7l';

@@ -1,9 +1,9 @@
 import type { Permission } from '@agcore/tools-core';
 import { type Command, Option } from 'commander';
-import { resolveModelSettings } from './model-settings.js';
-import { buildPolicy, parsePermissionList } from './policy.js';
+import { resolveModelSettings } from '../core/model-settings.js';
+import { processTerminal, type Terminal } from '../core/output.js';
+import { buildPolicy, parsePermissionList } from '../core/policy.js';
 import type { RunSettings } from './run-flow.js';
-import { processTerminal, type Terminal } from './terminal.js';
 
 /** The options every command shares, as Commander parsed them. */
 export interface CommonOptions {

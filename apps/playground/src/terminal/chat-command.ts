@@ -1,19 +1,19 @@
 import { LlmCycle } from '@agcore/llm-cycle';
 import type { PermissionConfig } from '@agcore/tools-permission';
+import { ScriptedChatProvider, scriptedChatHelp } from '../core/chat-model.js';
+import { killNow } from '../core/interrupt.js';
+import { describeModel, type ModelSettings } from '../core/model-settings.js';
+import { type Terminal, wrap } from '../core/output.js';
+import { ExitCode } from '../core/playground-error.js';
+import { describePolicy } from '../core/policy.js';
+import { PacedProvider } from '../core/scripted-model.js';
+import { PlaygroundSession } from '../core/session.js';
 import { openChatConsole } from './chat-console.js';
-import { ScriptedChatProvider, scriptedChatHelp } from './chat-model.js';
 import { commandHelp, runSlashCommand } from './chat-slash-commands.js';
 import type { ChatState } from './chat-state.js';
 import { runChatTurn } from './chat-turn.js';
-import { killNow } from './interrupt.js';
-import { describeModel, type ModelSettings } from './model-settings.js';
-import { ExitCode } from './playground-error.js';
-import { describePolicy } from './policy.js';
 import { retryNotices } from './retry-notice.js';
 import { createProvider, systemPrompt } from './run-flow.js';
-import { PacedProvider } from './scripted-model.js';
-import { PlaygroundSession } from './session.js';
-import { type Terminal, wrap } from './terminal.js';
 import { allBundledServers } from './tools-command.js';
 
 /** Options of `chat`. */

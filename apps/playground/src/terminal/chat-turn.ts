@@ -1,11 +1,11 @@
+import { decide, decisionMap, describeDecision } from '../core/decisions.js';
+import { driveRun } from '../core/drive-run.js';
+import { explainError } from '../core/explain-error.js';
+import { formatDuration } from '../core/output.js';
+import { createRunStats, type RunStats } from '../core/run-stats.js';
 import type { ChatState } from './chat-state.js';
-import { decide, decisionMap, describeDecision } from './decisions.js';
-import { driveRun } from './drive-run.js';
-import { explainError } from './explain-error.js';
 import { conversationOf, summarize } from './report.js';
 import { outcomeOf } from './run-flow.js';
-import { createRunStats, type RunStats } from './run-stats.js';
-import { formatDuration } from './terminal.js';
 import { PrettyTimeline } from './timeline.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { ToolProgress } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
 import type { ToolInvocation, ToolOutput } from '@agcore/tools-registry';
-import { Interrupt, killNow } from './interrupt.js';
-import { ExitCode, PlaygroundError } from './playground-error.js';
+import { Interrupt, killNow } from '../core/interrupt.js';
+import { formatDuration, type Terminal } from '../core/output.js';
+import { ExitCode, PlaygroundError } from '../core/playground-error.js';
+import { PlaygroundSession } from '../core/session.js';
 import { ProgressDisplay } from './progress-display.js';
-import { PlaygroundSession } from './session.js';
-import { formatDuration, type Terminal } from './terminal.js';
 import { allBundledServers } from './tools-command.js';
 
 /** Options of `call`. */

@@ -3,7 +3,7 @@ import type { Permission } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
 import type { DecisionFlags } from './decisions.js';
 import type { ModelSettings } from './model-settings.js';
-import type { Terminal } from './terminal.js';
+import type { Terminal } from './output.js';
 
 /** How the CLI asked a flow to run. */
 export interface RunSettings {

@@ -1,8 +1,8 @@
 import type { PermissionConfig } from '@agcore/tools-permission';
-import type { BundledServer } from './bundled-servers.js';
-import { describePolicy } from './policy.js';
-import { PlaygroundSession } from './session.js';
-import { type Terminal, wrap } from './terminal.js';
+import type { BundledServer } from '../core/bundled-servers.js';
+import { type Terminal, wrap } from '../core/output.js';
+import { describePolicy } from '../core/policy.js';
+import { PlaygroundSession } from '../core/session.js';
 import { listTools, renderToolTable } from './tool-listing.js';
 
 /** The bundled servers `tools`, `call` and `chat` start. */

@@ -1,7 +1,7 @@
-import { scriptedChatHelp } from './chat-model.js';
+import { scriptedChatHelp } from '../core/chat-model.js';
+import { explainError } from '../core/explain-error.js';
+import { buildPolicy, describePolicy, parsePermissionList } from '../core/policy.js';
 import type { ChatState } from './chat-state.js';
-import { explainError } from './explain-error.js';
-import { buildPolicy, describePolicy, parsePermissionList } from './policy.js';
 import { conversationOf, renderHistory } from './report.js';
 import { listTools } from './tool-listing.js';
 

@@ -1,4 +1,4 @@
-import { type Colors, ellipsize } from './terminal.js';
+import { type Colors, ellipsize } from './output.js';
 
 /** What the tree shows of a finished span (the SDK's `ReadableSpan`, reduced). */
 export interface SpanRecord {

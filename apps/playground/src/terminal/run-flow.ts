@@ -7,26 +7,26 @@ import {
 } from '@agcore/llm-cycle';
 import type { ScriptedProvider } from '@agcore/llm-cycle/testing';
 import type { PermissionConfig } from '@agcore/tools-permission';
-import { driveRun } from './drive-run.js';
+import { driveRun } from '../core/drive-run.js';
+import type { Flow, FlowContext } from '../core/flows.js';
+import { Interrupt, killNow } from '../core/interrupt.js';
+import { readMcpConfig } from '../core/mcp-config.js';
+import { describeModel, type ModelSettings } from '../core/model-settings.js';
+import { type Terminal, wrap } from '../core/output.js';
+import { ExitCode, PlaygroundError } from '../core/playground-error.js';
+import { allowForFlow, describePolicy } from '../core/policy.js';
+import type { RunSettings } from '../core/run-settings.js';
+import { createRunStats } from '../core/run-stats.js';
+import { createScriptedModel } from '../core/scripted-model.js';
+import { PlaygroundSession } from '../core/session.js';
 import { flowPauseHandler, type SavedRun } from './flow-pause.js';
 import { type RunOutcome, reportFlowEnd } from './flow-report.js';
-import type { Flow, FlowContext } from './flows.js';
-import { Interrupt, killNow } from './interrupt.js';
-import { readMcpConfig } from './mcp-config.js';
-import { describeModel, type ModelSettings } from './model-settings.js';
-import { ExitCode, PlaygroundError } from './playground-error.js';
-import { allowForFlow, describePolicy } from './policy.js';
 import { retryNotices } from './retry-notice.js';
-import type { RunSettings } from './run-settings.js';
-import { createRunStats } from './run-stats.js';
-import { createScriptedModel } from './scripted-model.js';
-import { PlaygroundSession } from './session.js';
-import { type Terminal, wrap } from './terminal.js';
 import { JsonTimeline, PrettyTimeline, type Timeline } from './timeline.js';
 
+export type { RunSettings } from '../core/run-settings.js';
 export { defaultStateFile } from './flow-pause.js';
 export type { RunOutcome } from './flow-report.js';
-export type { RunSettings } from './run-settings.js';
 
 /** The system prompt every flow (and `chat`) uses with a real model. */
 export const systemPrompt =

@@ -1,5 +1,5 @@
 import type { LlmError, RetryDetails, RetryOptions } from '@agcore/llm-cycle';
-import { type Colors, formatDuration } from './terminal.js';
+import { type Colors, formatDuration } from '../core/output.js';
 
 /** Retries after the first attempt: the cycle's default, named so each line can say `(1/3)`. */
 export const maxRetries = 3;

@@ -2,10 +2,10 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Interruption, LlmCycle, ResumeDecision } from '@agcore/llm-cycle';
-import { decide, decisionMap, describeDecision, terminalAsk } from './decisions.js';
-import type { Flow } from './flows.js';
-import { writeRunFile } from './run-file.js';
-import type { RunSettings } from './run-settings.js';
+import { decide, decisionMap, describeDecision, terminalAsk } from '../core/decisions.js';
+import type { Flow } from '../core/flows.js';
+import { writeRunFile } from '../core/run-file.js';
+import type { RunSettings } from '../core/run-settings.js';
 import type { JsonTimeline, Timeline } from './timeline.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { LlmCycle } from '@agcore/llm-cycle';
+import type { ModelSettings } from '../core/model-settings.js';
+import type { Terminal } from '../core/output.js';
+import type { PlaygroundSession } from '../core/session.js';
 import type { ChatConsole } from './chat-console.js';
-import type { ModelSettings } from './model-settings.js';
-import type { PlaygroundSession } from './session.js';
-import type { Terminal } from './terminal.js';
 import type { PrettyTimeline } from './timeline.js';
 
 /** What a chat session's parts share: its console, its session and the state that changes. */

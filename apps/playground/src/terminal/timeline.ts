@@ -1,8 +1,8 @@
 import type { StreamEvent } from '@agcore/llm-cycle';
 import type { ToolError } from '@agcore/tools-core';
+import { cut, displayJson, formatDuration, type Terminal } from '../core/output.js';
+import type { RunStats } from '../core/run-stats.js';
 import { ProgressDisplay } from './progress-display.js';
-import type { RunStats } from './run-stats.js';
-import { cut, displayJson, formatDuration, type Terminal } from './terminal.js';
 
 /** The stream event of one type. */
 type EventOf<T extends StreamEvent['type']> = Extract<StreamEvent, { type: T }>;

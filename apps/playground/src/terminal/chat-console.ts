@@ -1,6 +1,6 @@
 import readline from 'node:readline';
-import type { Ask } from './decisions.js';
-import type { Terminal } from './terminal.js';
+import type { Ask } from '../core/decisions.js';
+import type { Terminal } from '../core/output.js';
 
 /**
  * The chat's one reader of the input and its writer of notes: the prompt, lines read (echoed

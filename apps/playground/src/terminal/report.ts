@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@agcore/llm-cycle';
 import Table from 'cli-table3';
-import type { RunStats } from './run-stats.js';
-import { type Colors, cut, displayWidth, formatDuration } from './terminal.js';
+import { type Colors, cut, displayWidth, formatDuration } from '../core/output.js';
+import type { RunStats } from '../core/run-stats.js';
 
 /** The summary of a run as plain data (the `--json` `run_finished` record carries it). */
 export interface RunSummary {

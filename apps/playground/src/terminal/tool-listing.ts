@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@agcore/tools-core';
-import type { PlaygroundSession } from './session.js';
-import { type Colors, displayWidth, ellipsize, padToWidth } from './terminal.js';
+import { type Colors, displayWidth, ellipsize, padToWidth } from '../core/output.js';
+import type { PlaygroundSession } from '../core/session.js';
 
 /** One tool as `tools` shows it. */
 export interface ToolListing {

@@ -1,7 +1,7 @@
 import readline from 'node:readline';
 import type { Interruption, ResumeDecision } from '@agcore/llm-cycle';
+import type { Colors } from './output.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
-import type { Colors } from './terminal.js';
 
 /** Decisions given on the command line, for runs that are not on a terminal (or `--json`). */
 export interface DecisionFlags {

@@ -1,9 +1,9 @@
 import type { ToolRegistryOptions } from '@agcore/tools-registry';
 import { AuditLog, auditSecrets } from './audit-log.js';
 import type { McpConfigFile } from './mcp-config.js';
+import type { Terminal } from './output.js';
 import { PlaygroundError } from './playground-error.js';
 import { renderSpanTree } from './span-tree.js';
-import type { Terminal } from './terminal.js';
 import { otlpTracesUrl, type PlaygroundTracing, startTracing } from './tracing-setup.js';
 
 /** `--trace`, `--otlp URL`, `--audit FILE`, `--audit-redact NAMES`, as the CLI parsed them. */
