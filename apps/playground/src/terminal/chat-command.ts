@@ -1,6 +1,7 @@
 import { LlmCycle } from '@agcore/llm-cycle';
 import type { PermissionConfig } from '@agcore/tools-permission';
 import { ScriptedChatProvider, scriptedChatHelp } from '../core/chat-model.js';
+import { createProvider, systemPrompt } from '../core/cycle-setup.js';
 import { killNow } from '../core/interrupt.js';
 import { describeModel, type ModelSettings } from '../core/model-settings.js';
 import { type Terminal, wrap } from '../core/output.js';
@@ -13,7 +14,6 @@ import { commandHelp, runSlashCommand } from './chat-slash-commands.js';
 import type { ChatState } from './chat-state.js';
 import { runChatTurn } from './chat-turn.js';
 import { retryNotices } from './retry-notice.js';
-import { createProvider, systemPrompt } from './run-flow.js';
 import { allBundledServers } from './tools-command.js';
 
 /** Options of `chat`. */

@@ -1,3 +1,4 @@
+import { outcomeOf } from '../core/cycle-setup.js';
 import { decide, decisionMap, describeDecision } from '../core/decisions.js';
 import { driveRun } from '../core/drive-run.js';
 import { explainError } from '../core/explain-error.js';
@@ -5,7 +6,6 @@ import { formatDuration } from '../core/output.js';
 import { createRunStats, type RunStats } from '../core/run-stats.js';
 import type { ChatState } from './chat-state.js';
 import { conversationOf, summarize } from './report.js';
-import { outcomeOf } from './run-flow.js';
 import { PrettyTimeline } from './timeline.js';
 
 /**

@@ -1,4 +1,5 @@
 import { type ChatMessage, LlmError } from '@agcore/llm-cycle';
+import type { RunOutcome } from '../core/cycle-setup.js';
 import { explainError } from '../core/explain-error.js';
 import type { Flow, FlowContext, FlowExpectation } from '../core/flow-types.js';
 import type { ModelSettings } from '../core/model-settings.js';
@@ -8,8 +9,7 @@ import type { RunStats } from '../core/run-stats.js';
 import { conversationOf, renderHistory, renderSummary, summarize } from './report.js';
 import type { JsonTimeline } from './timeline.js';
 
-/** How a run ended. */
-export type RunOutcome = Exclude<FlowExpectation, 'any'> | 'failed';
+export type { RunOutcome } from '../core/cycle-setup.js';
 
 /** Everything the end of a run reports. */
 export interface FlowEnd {

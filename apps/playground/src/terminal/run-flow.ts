@@ -1,95 +1,32 @@
-import {
-  type ChatProvider,
-  createOpenAICompatibleProvider,
-  type Interruption,
-  LlmCycle,
-  LlmError,
-} from '@agcore/llm-cycle';
-import type { ScriptedProvider } from '@agcore/llm-cycle/testing';
+import { type ChatProvider, type Interruption, LlmCycle } from '@agcore/llm-cycle';
 import type { PermissionConfig } from '@agcore/tools-permission';
+import {
+  createProvider,
+  outcomeOf,
+  type RunOutcome,
+  restore,
+  stateSecret,
+  systemPrompt,
+} from '../core/cycle-setup.js';
 import { driveRun } from '../core/drive-run.js';
 import type { Flow, FlowContext } from '../core/flows.js';
 import { Interrupt, killNow } from '../core/interrupt.js';
 import { readMcpConfig } from '../core/mcp-config.js';
-import { describeModel, type ModelSettings } from '../core/model-settings.js';
+import { describeModel } from '../core/model-settings.js';
 import { type Terminal, wrap } from '../core/output.js';
 import { ExitCode, PlaygroundError } from '../core/playground-error.js';
 import { allowForFlow, describePolicy } from '../core/policy.js';
 import type { RunSettings } from '../core/run-settings.js';
 import { createRunStats } from '../core/run-stats.js';
-import { createScriptedModel } from '../core/scripted-model.js';
 import { PlaygroundSession } from '../core/session.js';
 import { flowPauseHandler, type SavedRun } from './flow-pause.js';
-import { type RunOutcome, reportFlowEnd } from './flow-report.js';
+import { reportFlowEnd } from './flow-report.js';
 import { retryNotices } from './retry-notice.js';
 import { JsonTimeline, PrettyTimeline, type Timeline } from './timeline.js';
 
+export type { RunOutcome } from '../core/cycle-setup.js';
 export type { RunSettings } from '../core/run-settings.js';
 export { defaultStateFile } from './flow-pause.js';
-export type { RunOutcome } from './flow-report.js';
-
-/** The system prompt every flow (and `chat`) uses with a real model. */
-export const systemPrompt =
-  'You are the agcore playground assistant. Use the tools you are given to answer; call several at once when they are independent. Keep answers short.';
-
-/**
- * Makes the provider for the settings (the flow's script for the scripted model, without the
- * first `used` answers: those a resumed run already had).
- */
-export function createProvider(
-  settings: ModelSettings,
-  script: Parameters<typeof createScriptedModel>[0],
-  paced: boolean,
-  used = 0,
-): { provider: ChatProvider; scripted?: ScriptedProvider } {
-  if (settings.kind === 'scripted') {
-    const { provider, script: scripted } = createScriptedModel(
-      script,
-      { delayMs: paced ? 25 : 0, estimateUsage: true },
-      used,
-    );
-    return { provider, scripted };
-  }
-  return {
-    provider: createOpenAICompatibleProvider({
-      baseURL: settings.baseURL,
-      ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
-      ...(settings.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: settings.idleTimeoutMs }),
-    }),
-  };
-}
-
-/** Classifies how the loop ended. Never throws. */
-export function outcomeOf(error: unknown, cancelled: boolean): RunOutcome {
-  if (error === undefined) return 'complete';
-  if (cancelled) return 'cancelled';
-  if (error instanceof PlaygroundError && error.exitCode === ExitCode.interrupted) {
-    return 'cancelled';
-  }
-  if (!LlmError.isInstance(error)) return 'failed';
-  if (error.code === 'cancelled') return 'cancelled';
-  if (error.code === 'max_turns_exceeded') return 'max_turns_exceeded';
-  if (error.code === 'loop_detected') return 'loop_detected';
-  const cause = error.cause as { code?: unknown } | undefined;
-  if (error.code === 'tool_error' && cause?.code === 'permission_denied')
-    return 'permission_denied';
-  return 'failed';
-}
-
-/**
- * The HMAC secret of run states, from `AGCORE_STATE_SECRET` (both processes need it).
- * @throws {PlaygroundError} (exit 2) when it is set but shorter than 32 bytes
- */
-function stateSecret(): string | undefined {
-  const secret = process.env.AGCORE_STATE_SECRET;
-  if (secret === undefined || secret === '') return undefined;
-  if (Buffer.byteLength(secret) < 32) {
-    throw new PlaygroundError(
-      'AGCORE_STATE_SECRET must be at least 32 bytes (e.g. the output of `openssl rand -hex 32`).',
-    );
-  }
-  return secret;
-}
 
 /**
  * Runs one flow end to end (or goes on with a paused one): starts its MCP servers, streams the
@@ -341,19 +278,4 @@ function announce(
     (item) => `${item.toolName} ${JSON.stringify(item.input)} (${item.callId})`,
   );
   terminal.out.write(`\n${c.yellow('⏸ the run waits on')} ${calls.join(', ')}\n`);
-}
-
-/**
- * The cycle `make` builds; a run file whose state is refused is bad input.
- * @throws {PlaygroundError} (exit 2) naming the file, for `state_mismatch`
- */
-function restore(file: string | undefined, make: () => LlmCycle): LlmCycle {
-  try {
-    return make();
-  } catch (error) {
-    if (file !== undefined && LlmError.isInstance(error) && error.code === 'state_mismatch') {
-      throw new PlaygroundError(`${file}: ${error.message}`, { cause: error });
-    }
-    throw error;
-  }
 }
