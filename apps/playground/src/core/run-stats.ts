@@ -1,3 +1,5 @@
+import type { StreamEvent } from '@agcore/llm-cycle';
+
 /** What the summary table shows, counted from the events of one run. */
 export interface RunStats {
   /** Model turns (requests answered). */
@@ -30,4 +32,25 @@ export function createRunStats(): RunStats {
     truncated: 0,
     startedAt: performance.now(),
   };
+}
+
+/** Counts an event in `stats` (shared by the pretty and JSON timelines). Never throws. */
+export function countEvent(event: StreamEvent, stats: RunStats): void {
+  // `interrupted` and `stopped` end a run after its tool step: no model turn of their own.
+  if (
+    event.type === 'turn_complete' &&
+    event.reason !== 'interrupted' &&
+    event.reason !== 'stopped'
+  ) {
+    stats.turns += 1;
+    if (event.usage !== undefined) {
+      stats.usageReported = true;
+      stats.promptTokens += event.usage.promptTokens;
+      stats.completionTokens += event.usage.completionTokens;
+    }
+  } else if (event.type === 'tool_execution_completed') {
+    stats.toolCalls += 1;
+    if (event.error !== undefined) stats.failures += 1;
+    if (event.truncated) stats.truncated += 1;
+  }
 }

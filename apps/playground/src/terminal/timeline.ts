@@ -1,7 +1,7 @@
 import type { StreamEvent } from '@agcore/llm-cycle';
 import type { ToolError } from '@agcore/tools-core';
 import { cut, displayJson, formatDuration, type Terminal } from '../core/output.js';
-import type { RunStats } from '../core/run-stats.js';
+import { countEvent, type RunStats } from '../core/run-stats.js';
 import { ProgressDisplay } from './progress-display.js';
 
 /** The stream event of one type. */
@@ -15,27 +15,6 @@ export interface Timeline {
   line(text: string): void;
   /** Ends the current output cleanly (bars cleared, text line closed). */
   settle(): void;
-}
-
-/** Counts an event in `stats` (shared by the pretty and JSON timelines). Never throws. */
-export function countEvent(event: StreamEvent, stats: RunStats): void {
-  // `interrupted` and `stopped` end a run after its tool step: no model turn of their own.
-  if (
-    event.type === 'turn_complete' &&
-    event.reason !== 'interrupted' &&
-    event.reason !== 'stopped'
-  ) {
-    stats.turns += 1;
-    if (event.usage !== undefined) {
-      stats.usageReported = true;
-      stats.promptTokens += event.usage.promptTokens;
-      stats.completionTokens += event.usage.completionTokens;
-    }
-  } else if (event.type === 'tool_execution_completed') {
-    stats.toolCalls += 1;
-    if (event.error !== undefined) stats.failures += 1;
-    if (event.truncated) stats.truncated += 1;
-  }
 }
 
 /** One JSON object per line, for scripts: the events as the cycle gives them. */
