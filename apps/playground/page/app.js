@@ -96,14 +96,28 @@ function showSummary(record) {
   cell('turns').textContent = String(s.turns);
   cell('toolCalls').textContent = String(s.toolCalls);
   cell('failures').textContent = String(s.failures);
-  cell('tokens').textContent =
-    `${s.promptTokens + s.completionTokens} (${s.promptTokens} prompt + ${s.completionTokens} completion${s.usageReported ? '' : ', estimated'})`;
+  cell('tokens').textContent = s.usageReported
+    ? `${s.promptTokens + s.completionTokens} (${s.promptTokens} prompt + ${s.completionTokens} completion)`
+    : 'none reported';
   cell('wall').textContent = formatDuration(s.wallMs);
   const failure = record.failure
     ? ` — ${record.failure.code ?? 'error'}: ${record.failure.message}`
     : '';
   $('outcome').textContent = `flow ended: ${record.outcome}${failure}`;
   $('summary').dataset.outcome = record.outcome;
+  $('summary').dataset.runId = record.runId;
+}
+
+/** A new run: the summary and the span tree are the previous run's no more. */
+function resetRunPanels() {
+  for (const cell of document.querySelectorAll('[data-stat]')) cell.textContent = '–';
+  $('outcome').textContent = 'The run has not ended yet.';
+  delete $('summary').dataset.outcome;
+  delete $('summary').dataset.runId;
+  delete $('trace').dataset.runId;
+  $('trace').replaceChildren();
+  $('trace-empty').hidden = false;
+  $('saved').textContent = '';
 }
 
 /** Applies one record of the stream (replayed in order after a reload). */
@@ -113,6 +127,7 @@ function apply(record) {
     case 'run_started': {
       state.runId = record.runId;
       state.views.set(record.runId, new RunView($('timeline'), record));
+      resetRunPanels();
       $('model').textContent = record.model;
       $('policy').textContent = `policy: ${record.policy}`;
       setStatus('running', `flow ${record.flow} is running`);
@@ -147,6 +162,7 @@ function apply(record) {
     case 'trace':
       $('trace-empty').hidden = true;
       renderTrace($('trace'), record.spans);
+      $('trace').dataset.runId = record.runId;
       return;
   }
 }
