@@ -150,7 +150,7 @@ class ToolCard {
     head.append(this.state);
     this.root.append(head);
     this.root.append(valueBlock('arguments', json(event.input), false));
-    this.bar = element('progress', 'bar');
+    this.bar = element('progress', 'call-progress');
     this.bar.setAttribute('aria-label', `progress of ${event.toolName} ${event.callId}`);
     this.bar.hidden = true;
     this.barText = element('span', 'bar-text');

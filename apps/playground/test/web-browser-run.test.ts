@@ -100,7 +100,7 @@ describe.skipIf(!suite.run)('the web page in Chromium: runs', () => {
       new MutationObserver(() => {
         const first = document.querySelector('.assistant .streamed');
         if (first?.textContent) seen.texts.add(first.textContent);
-        for (const bar of document.querySelectorAll('progress.bar')) {
+        for (const bar of document.querySelectorAll('progress.call-progress')) {
           const value = bar.getAttribute('value');
           if (value !== null) seen.bars.add(value);
         }
