@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { ResumeDecision } from '@agcore/llm-cycle';
+import type { ResumeDecision, RunState } from '@agcore/llm-cycle';
 import type { JsonValue, Permission } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
 import picocolors from 'picocolors';
@@ -136,7 +136,7 @@ function decisionOf(value: unknown): ResumeDecision {
 function startRun(
   context: ApiContext,
   flow: Flow,
-  resume?: { readonly path: string; readonly state: import('@agcore/llm-cycle').RunState },
+  resume?: { readonly path: string; readonly state: RunState },
 ): { runId: string } {
   const running = current.get(context);
   if (running !== undefined && running.status !== 'finished') {
