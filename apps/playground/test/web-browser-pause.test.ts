@@ -84,6 +84,21 @@ describe.skipIf(!suite.run)(
       await page.close();
     });
 
+    it('a tool that asks back gets the answer typed in the queue', async () => {
+      const page = await browser.context.newPage();
+      const runId = await startFlow(page, web, 'ask-back');
+      const item = page.locator('#approvals li');
+      await expect.poll(() => item.count(), { timeout: 30_000 }).toBe(1);
+      expect(await item.locator('.question').textContent()).toMatch(/freeze/i);
+      await page.getByLabel('Answer').fill('yes');
+      await page.getByLabel('Answer').press('Enter');
+      await ended(page, runId, 'complete');
+      const card = page.locator(`.run[data-run-id="${runId}"] .card[data-tool="transfer_money"]`);
+      expect(await card.getAttribute('data-state')).toBe('completed');
+      expect(await card.locator('.result').textContent()).toMatch(/froze|frozen|freeze/i);
+      await page.close();
+    });
+
     it('a paused run saved, the page reloaded, resumed from the file (the terminal reads it too)', async () => {
       const page = await browser.context.newPage();
       const runId = await startFlow(page, web, 'approve');

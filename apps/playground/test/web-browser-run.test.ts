@@ -198,6 +198,20 @@ describe.skipIf(!suite.run)('the web page in Chromium: runs', () => {
     await page.close();
   });
 
+  it('a result cut for the model is marked, its full value one click away', async () => {
+    const page = await browser.context.newPage();
+    const runId = await startFlow(page, web, 'truncation');
+    await ended(page, runId);
+    const card = page.locator(`.run[data-run-id="${runId}"] .card[data-tool="read_file"]`).first();
+    expect(await card.locator('.marker').textContent()).toContain('cut to maxToolResultBytes');
+    const full = card.locator('.result pre.full-value');
+    expect(await full.isVisible()).toBe(false);
+    await card.locator('.result summary').click();
+    expect(await full.isVisible()).toBe(true);
+    expect(((await full.textContent()) ?? '').length).toBeGreaterThan(40_000);
+    await page.close();
+  });
+
   it('200 tool calls in one run: every card renders and the page stays responsive', async () => {
     const page = await browser.context.newPage();
     await page.goto(web.url);
