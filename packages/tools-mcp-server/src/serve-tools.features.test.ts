@@ -174,6 +174,19 @@ describe('other clients', () => {
     expect(result.structuredContent).toEqual({ echoed: 'from McpClient' });
   });
 
+  for (const protocol of ['legacy', '2026-07-28'] as const) {
+    it(`McpClient (${protocol}) gives back the served tool's ToolError code, not execution_failed`, async () => {
+      const { listening } = await start();
+      const client = closeLater(
+        new McpClient('served', { type: 'streamable-http', url: listening.url }, { protocol }),
+      );
+      await client.connect();
+      await expect(client.callTool('shell_run', {})).rejects.toMatchObject({
+        code: 'permission_denied',
+      });
+    });
+  }
+
   it('serveToolsStdio serves a child process over stdio', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -24,7 +24,7 @@ describe.each(['legacy', 'auto'] as const)('protocol: %s, agcore _meta', (protoc
     return client;
   };
 
-  it('gives back the ToolError code of _meta["agcore/errorCode"], recoverable as the code is', async () => {
+  it('gives back the ToolError code of _meta["dev.agcore/errorCode"], recoverable as the code is', async () => {
     const client = await connect();
     const denied = (await client
       .callTool('refuse', { code: 'permission_denied' })
@@ -44,11 +44,11 @@ describe.each(['legacy', 'auto'] as const)('protocol: %s, agcore _meta', (protoc
     await client.close();
   });
 
-  it('sends context.idempotencyKey as _meta["agcore/idempotencyKey"] on tools/call', async () => {
+  it('sends context.idempotencyKey as _meta["dev.agcore/idempotencyKey"] on tools/call', async () => {
     const client = await connect();
     const tool = (await client.tools()).find((candidate) => candidate.mcpName === 'meta');
     const value = await tool?.execute({}, createToolContext({ idempotencyKey: 'call-7f3a' }));
-    expect(JSON.parse(String(value))).toMatchObject({ 'agcore/idempotencyKey': 'call-7f3a' });
+    expect(JSON.parse(String(value))).toMatchObject({ 'dev.agcore/idempotencyKey': 'call-7f3a' });
     await client.close();
   });
 });

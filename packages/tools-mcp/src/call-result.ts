@@ -81,7 +81,7 @@ export interface RawCallResult {
 }
 
 /** The `_meta` key in which `@agcore/tools-mcp-server` sends a failed tool's ToolError code. */
-const errorCodeMetaKey = 'agcore/errorCode';
+const errorCodeMetaKey = 'dev.agcore/errorCode';
 
 /** The ToolError code a server declared for a failed call, when it is one we know. */
 function declaredCode(meta: unknown): ToolErrorCode | undefined {
@@ -96,7 +96,7 @@ function declaredCode(meta: unknown): ToolErrorCode | undefined {
  * Turns a `tools/call` result into an `McpToolResult`.
  *
  * @throws {McpToolError} `execution_failed` (recoverable) when the server set `isError: true`,
- *   or the code it declared in `_meta["agcore/errorCode"]` (recoverable as that code is); the
+ *   or the code it declared in `_meta["dev.agcore/errorCode"]` (recoverable as that code is); the
  *   message carries the server's text.
  */
 export function toToolResult(

@@ -9,7 +9,7 @@ import { traceMeta } from './tracing.js';
 type RawResult = RawCallResult;
 
 /** The `_meta` key of the caller's idempotency key (what `@agcore/tools-mcp-server` reads). */
-const idempotencyKeyMetaKey = 'agcore/idempotencyKey';
+const idempotencyKeyMetaKey = 'dev.agcore/idempotencyKey';
 
 /**
  * Sends one `tools/call` as `plan` says and maps the outcome: the result, or an

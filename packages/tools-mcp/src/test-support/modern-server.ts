@@ -115,7 +115,7 @@ export function modernMcpServer(events: string[] = [], toolsTtlMs = 0): McpServe
     async ({ code }) => ({
       isError: true,
       content: [{ type: 'text', text: `refused with ${code}` }],
-      _meta: { 'agcore/errorCode': code },
+      _meta: { 'dev.agcore/errorCode': code },
     }),
   );
   server.registerTool(
