@@ -89,7 +89,10 @@ export interface McpTokenKey {
 
 /** Keeps tokens between connections (and, for a file store, between runs). */
 export interface McpTokenStore {
+  /** The tokens kept for this server URL and client id, or `undefined` when there are none. */
   get(key: McpTokenKey): McpTokens | undefined | Promise<McpTokens | undefined>;
+  /** Keeps (replaces) the tokens of this server URL and client id. */
   set(key: McpTokenKey, tokens: McpTokens): void | Promise<void>;
+  /** Forgets the tokens of this server URL and client id (after a refused refresh, say). */
   delete(key: McpTokenKey): void | Promise<void>;
 }
