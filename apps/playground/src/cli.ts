@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { callCommand } from './call-command.js';
-import { chatCommand } from './chat-command.js';
+import { explainError } from './core/explain-error.js';
+import { defaultFlowName, findFlow, flows } from './core/flows.js';
+import { readMcpConfig } from './core/mcp-config.js';
+import type { ModelSettings } from './core/model-settings.js';
+import { type Observability, startObservability } from './core/observability.js';
+import type { Terminal } from './core/output.js';
+import { ExitCode, PlaygroundError } from './core/playground-error.js';
+import { readRunFile } from './core/run-file.js';
+import { callCommand } from './terminal/call-command.js';
+import { chatCommand } from './terminal/chat-command.js';
 import {
   type CommonOptions,
   common,
@@ -10,17 +18,10 @@ import {
   withCommonOptions,
   withDecisionOptions,
   withModelOptions,
-} from './cli-options.js';
-import { explainError } from './explain-error.js';
-import { defaultFlowName, findFlow, flows } from './flows.js';
-import { readMcpConfig } from './mcp-config.js';
-import type { ModelSettings } from './model-settings.js';
-import { type Observability, startObservability } from './observability.js';
-import { ExitCode, PlaygroundError } from './playground-error.js';
-import { readRunFile } from './run-file.js';
-import { defaultStateFile, runFlow } from './run-flow.js';
-import type { Terminal } from './terminal.js';
-import { toolsCommand } from './tools-command.js';
+} from './terminal/cli-options.js';
+import { defaultStateFile, runFlow } from './terminal/run-flow.js';
+import { toolsCommand } from './terminal/tools-command.js';
+import { webCommand } from './web/web-command.js';
 
 interface FlowOptions extends DecisionOptions {
   readonly flow: string;
@@ -51,7 +52,7 @@ async function observe(
 }
 
 /** The commands besides running a flow, for the message about an unknown one. */
-const commandNames = ['chat', 'tools', 'call', 'resume'];
+const commandNames = ['chat', 'tools', 'call', 'resume', 'web'];
 
 /** A word where a command was expected: says what exists, and `--flow` when it names a flow. */
 function unknownCommand(word: string): PlaygroundError {
@@ -183,6 +184,31 @@ withModelOptions(
     policy,
     allow: options.allow ?? [],
     deny: options.deny ?? [],
+    ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
+  });
+});
+
+withModelOptions(
+  program
+    .command('web')
+    .description('the playground in a browser: a live timeline, approvals, the span tree')
+    .option('--port <port>', 'the port on 127.0.0.1 (0 picks a free one)', '0')
+    .option('--no-open', 'print the URL, do not open a browser')
+    .option('-f, --flow <name>', 'the flow the page starts on'),
+).action(async (options: CommonOptions & { port: string; open: boolean; flow?: string }) => {
+  const { terminal, policy, model, deny } = common(options);
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new PlaygroundError(`--port ${options.port}: give a port number (0 picks a free one).`);
+  }
+  exitCode = await webCommand({
+    terminal,
+    model,
+    policy,
+    deny,
+    port,
+    open: options.open,
+    ...(options.flow === undefined ? {} : { flow: options.flow }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
   });
 });

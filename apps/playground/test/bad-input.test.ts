@@ -12,7 +12,9 @@ describe('bad input: a clear message, a non-zero exit, never a stack trace', () 
   it('an unknown command: what exists, and --flow when the word is a flow', async () => {
     const unknown = await runCli(['foo']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("Unknown command 'foo'. Commands: chat, tools, call, resume;");
+    expect(unknown.stderr).toContain(
+      "Unknown command 'foo'. Commands: chat, tools, call, resume, web;",
+    );
     const typo = await runCli(['tool']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("Unknown command 'tool'. Did you mean 'tools'?");

@@ -4,10 +4,10 @@ import { LlmCycle } from '@agcore/llm-cycle';
 import { ScriptedProvider, textResponse, toolCallsResponse } from '@agcore/llm-cycle/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildPolicy } from '../src/policy.js';
-import { PlaygroundSession } from '../src/session.js';
-import { renderSpanTree, type SpanRecord } from '../src/span-tree.js';
-import { type PlaygroundTracing, startTracing } from '../src/tracing-setup.js';
+import { buildPolicy } from '../src/core/policy.js';
+import { PlaygroundSession } from '../src/core/session.js';
+import { renderSpanTree, type SpanRecord } from '../src/core/span-tree.js';
+import { type PlaygroundTracing, startTracing } from '../src/core/tracing-setup.js';
 
 let tracing: PlaygroundTracing | undefined;
 afterAll(async () => {

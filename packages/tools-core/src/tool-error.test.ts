@@ -26,9 +26,11 @@ describe('ToolError', () => {
       'mcp_timeout',
       'io',
       'cancelled',
+      'auth_required',
+      'auth_failed',
     ];
     for (const code of fatal) expect(new ToolError(code, 'x').isRecoverable()).toBe(false);
-    expect(toolErrorCodes).toHaveLength(13);
+    expect(toolErrorCodes).toHaveLength(15);
   });
 
   it('keeps code, toolName and the standard cause', () => {

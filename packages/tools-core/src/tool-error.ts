@@ -16,6 +16,8 @@
  * | `other` | anything else | yes |
  * | `denied` | a person (or the approval policy) refused to let the call run | yes |
  * | `loop_detected` | the same call was made too often in one run and was not run again | yes |
+ * | `auth_required` | the server wants credentials the client was not configured with | no |
+ * | `auth_failed` | the authorization server or the server refused the credentials | no |
  */
 export type ToolErrorCode =
   | 'not_found'
@@ -30,7 +32,9 @@ export type ToolErrorCode =
   | 'io'
   | 'other'
   | 'denied'
-  | 'loop_detected';
+  | 'loop_detected'
+  | 'auth_required'
+  | 'auth_failed';
 
 /** Every `ToolErrorCode`: the design's error table, then the codes added since. */
 export const toolErrorCodes: readonly ToolErrorCode[] = Object.freeze([
@@ -47,6 +51,8 @@ export const toolErrorCodes: readonly ToolErrorCode[] = Object.freeze([
   'other',
   'denied',
   'loop_detected',
+  'auth_required',
+  'auth_failed',
 ]);
 
 const recoverableCodes: ReadonlySet<ToolErrorCode> = new Set<ToolErrorCode>([

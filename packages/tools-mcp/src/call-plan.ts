@@ -22,6 +22,8 @@ export interface CallPlan {
   readonly timeoutMs: number | undefined;
   /** With progress resetting the limit: the longest the call may take in all. */
   readonly maxTotalTimeoutMs: number | undefined;
+  /** The caller's idempotency key (`ToolContext.idempotencyKey`), sent in `_meta`. */
+  readonly idempotencyKey?: string | undefined;
 }
 
 /** Why a call did not start: its signal had aborted, or its deadline had passed. */
@@ -120,6 +122,7 @@ export function planToolCall(context: ToolContext): CallPlan | NotStarted {
     listensToProgress: onProgress !== undefined,
     timeoutMs: undefined,
     maxTotalTimeoutMs: undefined,
+    idempotencyKey: context.idempotencyKey,
   };
 }
 

@@ -1,4 +1,9 @@
-import type { JsonObject, JsonValue } from '@agcore/tools-core';
+import {
+  type JsonObject,
+  type JsonValue,
+  type ToolErrorCode,
+  toolErrorCodes,
+} from '@agcore/tools-core';
 import { McpToolError } from './mcp-tool-error.js';
 
 /** A text block of a tool result. */
@@ -66,18 +71,33 @@ export interface McpToolResult {
   readonly structuredContent?: JsonObject;
 }
 
-interface RawCallResult {
+/** A `tools/call` result as the SDK hands it over, before it is checked. */
+export interface RawCallResult {
   readonly content?: readonly unknown[];
   readonly structuredContent?: unknown;
   readonly isError?: boolean;
   readonly toolResult?: unknown;
+  readonly _meta?: unknown;
+}
+
+/** The `_meta` key in which `@agcore/tools-mcp-server` sends a failed tool's ToolError code. */
+const errorCodeMetaKey = 'dev.agcore/errorCode';
+
+/** The ToolError code a server declared for a failed call, when it is one we know. */
+function declaredCode(meta: unknown): ToolErrorCode | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const code = (meta as Record<string, unknown>)[errorCodeMetaKey];
+  return typeof code === 'string' && (toolErrorCodes as readonly string[]).includes(code)
+    ? (code as ToolErrorCode)
+    : undefined;
 }
 
 /**
  * Turns a `tools/call` result into an `McpToolResult`.
  *
- * @throws {McpToolError} `execution_failed` (recoverable) when the server set `isError: true`;
- *   the message carries the server's text.
+ * @throws {McpToolError} `execution_failed` (recoverable) when the server set `isError: true`,
+ *   or the code it declared in `_meta["dev.agcore/errorCode"]` (recoverable as that code is); the
+ *   message carries the server's text.
  */
 export function toToolResult(
   raw: RawCallResult,
@@ -97,7 +117,7 @@ export function toToolResult(
   if (raw.isError === true) {
     const text = textOf(content) || '(the server gave no error text)';
     throw new McpToolError(
-      'execution_failed',
+      declaredCode(raw._meta) ?? 'execution_failed',
       `MCP tool '${toolName}' on server '${serverName}' reported an error: ${text}`,
       { serverName, toolName },
     );

@@ -1,12 +1,15 @@
 import type { JsonObject, JsonValue } from '@agcore/tools-core';
 import type { CallPlan } from './call-plan.js';
-import { type McpToolResult, toToolResult } from './call-result.js';
-import type { McpConnection } from './connection.js';
+import { type McpToolResult, type RawCallResult, toToolResult } from './call-result.js';
+import type { EngineConnection } from './engine.js';
 import type { ErrorScope } from './error-mapping.js';
-import { type McpErrorCode, McpToolError } from './mcp-tool-error.js';
+import { McpToolError } from './mcp-tool-error.js';
 import { traceMeta } from './tracing.js';
 
-type RawResult = Parameters<typeof toToolResult>[0];
+type RawResult = RawCallResult;
+
+/** The `_meta` key of the caller's idempotency key (what `@agcore/tools-mcp-server` reads). */
+const idempotencyKeyMetaKey = 'dev.agcore/idempotencyKey';
 
 /**
  * Sends one `tools/call` as `plan` says and maps the outcome: the result, or an
@@ -14,7 +17,7 @@ type RawResult = Parameters<typeof toToolResult>[0];
  * text. One `then` on the SDK's promise, no async wrapper: this is every call's path.
  */
 export function runCall(
-  connection: McpConnection,
+  connection: EngineConnection,
   name: string,
   args: JsonObject,
   plan: CallPlan,
@@ -34,7 +37,7 @@ export function runCall(
 
 /** As `runCall`, resolving the result's `value` (what a `BaseTool` returns). */
 export function runCallForValue(
-  connection: McpConnection,
+  connection: EngineConnection,
   name: string,
   args: JsonObject,
   plan: CallPlan,
@@ -53,18 +56,20 @@ export function runCallForValue(
 }
 
 function send(
-  connection: McpConnection,
+  connection: EngineConnection,
   name: string,
   args: JsonObject,
   plan: CallPlan,
 ): Promise<RawResult> {
   if (plan.listensToProgress) connection.progressCalls++;
   try {
-    // The active span's context rides in `_meta`, so the server's spans join the trace.
-    const meta = traceMeta();
-    return connection.sdk.callTool(
+    // The active span's context rides in `_meta`, so the server's spans join the trace; the
+    // caller's idempotency key too, so a server can tell a repeated call from a new one.
+    const trace = traceMeta();
+    const key = plan.idempotencyKey;
+    const meta = key === undefined ? trace : { ...trace, [idempotencyKeyMetaKey]: key };
+    return connection.callTool(
       meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: meta },
-      undefined,
       plan.request,
     );
   } catch (error) {
@@ -72,13 +77,13 @@ function send(
   }
 }
 
-function finish(connection: McpConnection, plan: CallPlan): void {
+function finish(connection: EngineConnection, plan: CallPlan): void {
   plan.abort?.release();
   if (plan.listensToProgress) connection.progressCalls--;
 }
 
 function failureOf(
-  connection: McpConnection,
+  connection: EngineConnection,
   name: string,
   plan: CallPlan,
   error: unknown,
@@ -103,7 +108,7 @@ function resultOf(raw: RawResult, name: string, scope: ErrorScope): McpToolResul
   } catch (error) {
     // A server's error text goes to the model: never with the caller's header values in it.
     const failed = error as McpToolError;
-    throw new McpToolError(failed.code as McpErrorCode, scope.redact(failed.message), {
+    throw new McpToolError(failed.code, scope.redact(failed.message), {
       serverName: scope.serverName,
       toolName: name,
     });

@@ -1,5 +1,6 @@
 import { ToolError } from '@agcore/tools-core';
-import { type ConnectionSettings, type McpConnection, openConnection } from './connection.js';
+import type { ConnectionSettings, EngineConnection } from './engine.js';
+import { openEngine } from './engine-loader.js';
 import { unavailableError } from './error-mapping.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { reconnectWithBackoff } from './reconnect.js';
@@ -8,9 +9,9 @@ import type { McpAutoReconnectOptions } from './types.js';
 /** What the link tells its client. */
 export interface LinkEvents {
   /** A new connection is current, or none is (`undefined`): per-connection state must go. */
-  changed(connection: McpConnection | undefined): void;
+  changed(connection: EngineConnection | undefined): void;
   /** The current connection's server said its tools changed. */
-  toolsChanged(connection: McpConnection): void;
+  toolsChanged(connection: EngineConnection): void;
   /** A failure no request can be rejected with. */
   report(error: unknown): void;
 }
@@ -22,9 +23,9 @@ export interface LinkEvents {
  */
 export class ClientLink {
   /** The live connection, while connected. */
-  current: McpConnection | undefined;
+  current: EngineConnection | undefined;
   private state: 'idle' | 'connected' | 'lost' | 'closed' = 'idle';
-  private opening: Promise<McpConnection> | undefined;
+  private opening: Promise<EngineConnection> | undefined;
   private closing: Promise<void> | undefined;
   private lostError: McpToolError | undefined;
   /** Incremented by `close()`: an attempt that started before it must not connect. */
@@ -82,7 +83,7 @@ export class ClientLink {
    * @throws {McpToolError} `mcp_not_initialized` before `connect()` or after `close()`;
    *   `mcp_error` when the server was lost (until `reconnect()`) or could not reconnect.
    */
-  async ready(toolName: string | undefined): Promise<McpConnection> {
+  async ready(toolName: string | undefined): Promise<EngineConnection> {
     if (this.current !== undefined) return this.current;
     const { serverName } = this.settings;
     if (this.opening !== undefined) {
@@ -108,9 +109,9 @@ export class ClientLink {
     );
   }
 
-  private async open(): Promise<McpConnection> {
+  private async open(): Promise<EngineConnection> {
     const epoch = this.epoch;
-    const connection = await openConnection(this.settings, {
+    const connection = await openEngine(this.settings, {
       lost: (lost, error) => this.handleLoss(lost, error),
       toolsChanged: (changed) => {
         if (changed === this.current) this.events.toolsChanged(changed);
@@ -132,7 +133,7 @@ export class ClientLink {
     return connection;
   }
 
-  private handleLoss(connection: McpConnection, error: McpToolError): void {
+  private handleLoss(connection: EngineConnection, error: McpToolError): void {
     if (connection !== this.current) return;
     this.current = undefined;
     this.state = 'lost';

@@ -40,7 +40,7 @@ describe('official MCP conformance suite (@modelcontextprotocol/conformance 0.1.
   // The conformance client runs on the package as the global setup bundled it (testDist).
   // sse-retry checks the reconnect delay against a 200 ms tolerance; on a loaded machine one
   // retry keeps that timing check from failing the run for a reason that is not ours.
-  it('passes the core suite; only the auth/* scenarios of the baseline fail', {
+  it('passes the core suite, OAuth included; only the baseline (an issuer mismatch) fails', {
     timeout: 240_000,
     retry: 1,
   }, async () => {
@@ -60,6 +60,12 @@ describe('official MCP conformance suite (@modelcontextprotocol/conformance 0.1.
       'tools_call',
       'elicitation-sep1034-client-defaults',
       'sse-retry',
+      'auth/metadata-default',
+      'auth/basic-cimd',
+      'auth/scope-step-up',
+      'auth/scope-retry-limit',
+      'auth/token-endpoint-auth-basic',
+      'auth/pre-registration',
     ]) {
       expect(output).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed\\n`));
     }

@@ -1,58 +1,39 @@
 import { redactError, settleWithin } from '@agcore/tools-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
   McpError,
+  PaginatedResultSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
+import type { RawCallResult } from './call-result.js';
 import { answerElicitations, elicitationCapabilities } from './elicitation.js';
-import {
-  type ErrorScope,
-  errorCodeOf,
-  type LinkState,
-  lossError,
-  mapFailure,
-  type Operation,
-} from './error-mapping.js';
+import type {
+  CallParams,
+  ConnectionEvents,
+  ConnectionSettings,
+  EngineConnection,
+  ToolsPage,
+} from './engine.js';
+import { errorCodeOf, lossError, mapFailure, type Operation } from './error-mapping.js';
 import { McpToolError } from './mcp-tool-error.js';
+import { modernRefusalOf, modernServerError } from './modern-refusal.js';
+import { deliverProgressBeforeResponses } from './progress-order.js';
 import { ReportLimit } from './report-limit.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import type { ObservedStdioTransport } from './stdio-process.js';
-import type { ToolSchemas } from './tool-schemas.js';
+import { ResponseStreams, streamCutResponse } from './stream-cut.js';
 import type { McpTransportConfig } from './transport-config.js';
 import { createTransport, httpStatusOf } from './transports.js';
-import type { McpElicitationHandler } from './types.js';
-
-/** How a connection is made and run. */
-export interface ConnectionSettings extends ErrorScope {
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  readonly onElicitation: McpElicitationHandler | undefined;
-  readonly connectTimeoutMs: number;
-  /** The time limit of a ping (HTTP reachability check). */
-  readonly pingTimeoutMs: () => number;
-  readonly closeGraceMs: number;
-  readonly stderrLimitBytes: number;
-  readonly maxMessageBytes: number;
-  readonly onStderr: ((text: string) => void) | undefined;
-  /** Checks structuredContent against the tools' output schemas, for the SDK. */
-  readonly schemas: ToolSchemas;
-}
-
-/** What a connection tells its client. */
-export interface ConnectionEvents {
-  /** The server died, closed the connection or became unreachable (never after `shutdown()`). */
-  lost(connection: McpConnection, error: McpToolError): void;
-  /** The server sent `notifications/tools/list_changed`. */
-  toolsChanged(connection: McpConnection): void;
-  /** A failure no request can be rejected with (a bad line, say), secrets removed. */
-  report(error: Error): void;
-}
 
 /**
  * Opens a connection to the configured server; a Streamable HTTP server that answers the first
- * POST with 400, 404 or 405 is tried again over HTTP+SSE (unless `fallbackToSse` is false).
+ * POST with 400, 404 or 405 is tried again over HTTP+SSE (unless `fallbackToSse` is false),
+ * except a 400 whose body is a 2026-07-28 refusal: that server is modern, not old.
  *
  * @throws {McpToolError} as `McpClient.connect()` documents.
  */
@@ -65,6 +46,11 @@ export async function openConnection(
     return await McpConnection.open(settings, config, events);
   } catch (error) {
     const status = error instanceof McpToolError ? httpStatusOf(error.cause) : undefined;
+    const refusal =
+      status === 400 && error instanceof McpToolError ? modernRefusalOf(error.cause) : undefined;
+    if (refusal !== undefined && error instanceof McpToolError) {
+      throw modernServerError(settings.serverName, config, refusal, error.cause);
+    }
     if (
       config.type !== 'streamable-http' ||
       config.fallbackToSse === false ||
@@ -78,6 +64,7 @@ export async function openConnection(
         type: 'sse',
         url: config.url,
         ...(config.headers === undefined ? {} : { headers: config.headers }),
+        ...(config.auth === undefined ? {} : { auth: config.auth }),
       },
       events,
     );
@@ -89,7 +76,9 @@ export async function openConnection(
  * process. It owns its opening (with the connect time limit), notices its loss (process exit,
  * closed pipe, a server that no longer answers) and reports it once, and shuts down.
  */
-export class McpConnection implements LinkState {
+export class McpConnection implements EngineConnection {
+  readonly protocolEra = 'legacy';
+  readonly toolsTtlMs = undefined;
   readonly sdk: Client;
   readonly transport: Transport;
   /** Stdio: the child process. */
@@ -105,6 +94,7 @@ export class McpConnection implements LinkState {
   private unreachable: string | undefined;
   private checking = false;
   private readonly reports = new ReportLimit(10, 10_000);
+  private negotiated: string | undefined;
 
   private constructor(
     private readonly settings: ConnectionSettings,
@@ -137,6 +127,12 @@ export class McpConnection implements LinkState {
     // calls it before its own, so this handler sees transport failures only, while sdk.onerror
     // sees them and the protocol's noise. sdk-internals.test.ts fails if that changes.
     this.transport.onerror = (error) => this.handleTransportError(error);
+    // The v1 SDK keeps the negotiated version to itself; it hands it to the transport.
+    const setVersion = this.transport.setProtocolVersion?.bind(this.transport);
+    this.transport.setProtocolVersion = (version) => {
+      this.negotiated = version;
+      setVersion?.(version);
+    };
     this.sdk.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (!this.closedByUs && this.lost === undefined) events.toolsChanged(this);
     });
@@ -153,7 +149,18 @@ export class McpConnection implements LinkState {
     config: McpTransportConfig,
     events: ConnectionEvents,
   ): Promise<McpConnection> {
-    const connection = new McpConnection(settings, await createTransport(config, settings), events);
+    // Streamable HTTP: a response stream cut mid-call fails that call at once.
+    const streams =
+      config.type === 'streamable-http' ? new ResponseStreams(settings.fetch) : undefined;
+    const connection = new McpConnection(
+      settings,
+      await createTransport(
+        config,
+        streams === undefined ? settings : { ...settings, fetch: streams.fetch },
+      ),
+      events,
+    );
+    if (streams !== undefined) streams.onCut = (id) => connection.settleCut(id);
     const timeoutMs = settings.connectTimeoutMs;
     const timer = setTimeout(() => {
       connection.timedOut = true;
@@ -174,6 +181,59 @@ export class McpConnection implements LinkState {
 
   get isStdio(): boolean {
     return this.stdio !== undefined;
+  }
+
+  /**
+   * The response stream of request `id` was cut. A server that still answers a ping is alive
+   * and only the stream is gone: the SDK settles the request with an error now. A server that
+   * does not is gone, and `checkReachable` reports the loss (a more useful message).
+   */
+  settleCut(id: string | number): void {
+    if (this.closedByUs) return;
+    this.sdk.ping({ timeout: Math.min(this.settings.pingTimeoutMs(), 10_000) }).then(
+      () => {
+        if (!this.closedByUs) this.transport.onmessage?.(streamCutResponse(id));
+      },
+      () => {
+        // Unreachable: the loss is reported by checkReachable, which rejects the call.
+      },
+    );
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.negotiated;
+  }
+
+  get serverVersion(): { readonly name: string; readonly version: string } | undefined {
+    const version = this.sdk.getServerVersion();
+    return version === undefined ? undefined : { name: version.name, version: version.version };
+  }
+
+  get pid(): number | undefined {
+    return this.stdio?.pid ?? undefined;
+  }
+
+  listPage(cursor: string | undefined, timeoutMs: number): Promise<ToolsPage> {
+    return this.sdk.request(
+      cursor === undefined
+        ? { method: 'tools/list' }
+        : { method: 'tools/list', params: { cursor } },
+      LenientListSchema,
+      { timeout: timeoutMs },
+    );
+  }
+
+  useTools(tools: readonly unknown[]): void {
+    // The SDK validates structuredContent against the outputSchema it cached for the tool; it
+    // caches them in listTools(), which the listing does not use (one bad tool would fail it).
+    // SDK internals (checked against 1.32.2): `cacheToolMetadata` is a private method;
+    // sdk-internals.test.ts fails if it goes, and tool-listing.test.ts if validation stops.
+    const sdk = this.sdk as unknown as { cacheToolMetadata?: (listed: readonly unknown[]) => void };
+    if (typeof sdk.cacheToolMetadata === 'function') sdk.cacheToolMetadata(tools);
+  }
+
+  callTool(params: CallParams, options: RequestOptions): Promise<RawCallResult> {
+    return this.sdk.callTool(params, undefined, options) as Promise<RawCallResult>;
   }
 
   /** The tail of the server's stderr. Never throws. */
@@ -314,32 +374,8 @@ export class McpConnection implements LinkState {
   }
 }
 
-/**
- * The SDK hands notifications to their handlers a microtask late but settles responses at
- * once, so the last progress notification of a call (sent just before its result) would find
- * its handler gone. While a call listens to progress, responses are delivered one microtask
- * later, after the notifications that preceded them.
- *
- * SDK internals (checked against 1.32.2): `Client.connect()` installs its dispatcher as the
- * transport's `onmessage`; it is wrapped here after the handshake. `sdk-internals.test.ts`
- * and the last-progress tests fail if that changes.
- */
-function deliverProgressBeforeResponses(connection: McpConnection): void {
-  const transport = connection.transport;
-  const deliver = transport.onmessage;
-  if (deliver === undefined) return;
-  transport.onmessage = (message, extra) => {
-    if (
-      connection.progressCalls > 0 &&
-      'id' in message &&
-      ('result' in message || 'error' in message)
-    ) {
-      queueMicrotask(() => deliver(message, extra));
-    } else {
-      deliver(message, extra);
-    }
-  };
-}
+/** A `tools/list` page whose tools the listing checks one by one (see `checkTools`), not all at once. */
+const LenientListSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
 
 /** A write to a pipe whose reader is gone. */
 function isBrokenPipe(error: Error): boolean {

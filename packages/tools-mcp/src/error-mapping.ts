@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { callerClockMs } from './call-plan.js';
 import { McpToolError } from './mcp-tool-error.js';
 import type { ProcessExit } from './stdio-process.js';
+import { isStreamCut } from './stream-cut.js';
 import { describeTransport, type McpTransportConfig } from './transport-config.js';
 import { httpStatusOf } from './transports.js';
 
@@ -145,6 +146,13 @@ export function mapFailure(
   };
   if (operation.kind === 'call' && operation.aborted) {
     return stoppedByCaller(failure, operation.abortReason);
+  }
+  if (isStreamCut(error)) {
+    return new McpToolError(
+      'mcp_error',
+      `${failure.subject} failed: the server's response stream closed before the result came, so the call may or may not have run. Retry it if running it twice is safe.`,
+      { ...failure.base, recoverable: true },
+    );
   }
   if (link.timedOut || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
     return outOfTime(failure, error, operation, link);

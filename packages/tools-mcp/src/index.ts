@@ -10,6 +10,18 @@ export type {
   ToolProgress,
 } from '@agcore/tools-core';
 export { createToolContext, Permission, ToolError } from '@agcore/tools-core';
+export { createMemoryTokenStore } from './auth/token-store.js';
+export type {
+  McpAuthorizationCodeAuth,
+  McpBearerAuth,
+  McpClientCredentialsAuth,
+  McpHttpAuth,
+  McpJsonWebKey,
+  McpPrivateKeyJwt,
+  McpTokenKey,
+  McpTokenStore,
+  McpTokens,
+} from './auth/types.js';
 export type {
   McpAudioContent,
   McpContentBlock,
@@ -49,6 +61,7 @@ export type {
   McpElicitationRequest,
   McpElicitationResult,
   McpInvalidToolWarning,
+  McpProtocol,
   McpToolChangedWarning,
   McpToolInfo,
   McpUncheckedPatternWarning,

@@ -6,58 +6,69 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient, McpServers, type McpToolError } from './index.js';
 import { freePort, type HttpServerProcess, startEverythingHttp } from './test-support/servers.js';
 
-describe('McpClient over Streamable HTTP (server-everything streamableHttp)', () => {
-  let server: HttpServerProcess;
-  beforeAll(async () => {
-    server = await startEverythingHttp('streamableHttp');
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
-
-  it('connects, lists, calls with progress, and DELETEs the session on close', async () => {
-    const client = new McpClient('remote', {
-      type: 'streamable-http',
-      url: server.url,
-      headers: { Authorization: 'Bearer secret-token-123' },
+describe.each(['legacy', 'auto'] as const)(
+  'McpClient (protocol: %s) over Streamable HTTP (server-everything streamableHttp)',
+  (protocol) => {
+    let server: HttpServerProcess;
+    beforeAll(async () => {
+      server = await startEverythingHttp('streamableHttp');
     });
-    await client.connect();
-    const names = (await client.listTools()).map((tool) => tool.name);
-    expect(names).toContain('get-sum');
-    expect((await client.callTool('get-sum', { a: 40, b: 2 })).value).toBe(
-      'The sum of 40 and 2 is 42.',
-    );
-    const progress: number[] = [];
-    await client.callTool(
-      'trigger-long-running-operation',
-      { duration: 0.6, steps: 3 },
-      { onProgress: (update) => progress.push(update.progress) },
-    );
-    expect(progress).toEqual([1, 2, 3]);
-    const tools = await client.tools({ prefix: true });
-    expect(tools.find((tool) => tool.mcpName === 'get-sum')?.name).toBe('remote__get-sum');
-    await client.close();
-    await client.close();
-    await expect
-      .poll(() => server.output(), { timeout: 5_000 })
-      .toMatch(/session termination request/);
-  });
+    afterAll(async () => {
+      await server.stop();
+    });
 
-  it('cancels a call over HTTP with cancelled', async () => {
-    const client = new McpClient('remote', { type: 'streamable-http', url: server.url });
-    await client.connect();
-    const controller = new AbortController();
-    const call = client.callTool(
-      'trigger-long-running-operation',
-      { duration: 5, steps: 10 },
-      { signal: controller.signal, onProgress: () => controller.abort() },
-    );
-    const error = (await call.catch((caught: unknown) => caught)) as ToolError;
-    expect(error.code).toBe('cancelled');
-    expect((await client.callTool('echo', { message: 'ok' })).value).toBe('Echo: ok');
-    await client.close();
-  });
-});
+    it('connects, lists, calls with progress, and DELETEs the session on close', async () => {
+      const client = new McpClient(
+        'remote',
+        {
+          type: 'streamable-http',
+          url: server.url,
+          headers: { Authorization: 'Bearer secret-token-123' },
+        },
+        { protocol },
+      );
+      await client.connect();
+      const names = (await client.listTools()).map((tool) => tool.name);
+      expect(names).toContain('get-sum');
+      expect((await client.callTool('get-sum', { a: 40, b: 2 })).value).toBe(
+        'The sum of 40 and 2 is 42.',
+      );
+      const progress: number[] = [];
+      await client.callTool(
+        'trigger-long-running-operation',
+        { duration: 0.6, steps: 3 },
+        { onProgress: (update) => progress.push(update.progress) },
+      );
+      expect(progress).toEqual([1, 2, 3]);
+      const tools = await client.tools({ prefix: true });
+      expect(tools.find((tool) => tool.mcpName === 'get-sum')?.name).toBe('remote__get-sum');
+      await client.close();
+      await client.close();
+      await expect
+        .poll(() => server.output(), { timeout: 5_000 })
+        .toMatch(/session termination request/);
+    });
+
+    it('cancels a call over HTTP with cancelled', async () => {
+      const client = new McpClient(
+        'remote',
+        { type: 'streamable-http', url: server.url },
+        { protocol },
+      );
+      await client.connect();
+      const controller = new AbortController();
+      const call = client.callTool(
+        'trigger-long-running-operation',
+        { duration: 5, steps: 10 },
+        { signal: controller.signal, onProgress: () => controller.abort() },
+      );
+      const error = (await call.catch((caught: unknown) => caught)) as ToolError;
+      expect(error.code).toBe('cancelled');
+      expect((await client.callTool('echo', { message: 'ok' })).value).toBe('Echo: ok');
+      await client.close();
+    });
+  },
+);
 
 describe('McpClient when the HTTP server dies mid-call', () => {
   it('rejects the pending call with mcp_error at once, then fails fast until reconnect()', async () => {

@@ -10,7 +10,8 @@ import {
 import type { McpToolResult } from './call-result.js';
 import { runCall, runCallForValue } from './call-run.js';
 import { ClientLink } from './client-link.js';
-import type { ConnectionSettings, McpConnection } from './connection.js';
+import type { ConnectionSettings, EngineConnection } from './engine.js';
+import { eraMemoryFor } from './era-memory.js';
 import { notStartedError } from './error-mapping.js';
 import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from './mcp-tools.js';
 import { Reporter } from './reporter.js';
@@ -52,7 +53,8 @@ export class McpClient {
   /**
    * Makes a client; nothing starts until `connect()`.
    *
-   * @throws {TypeError} when `serverName` is empty or a timeout is not a positive number.
+   * @throws {TypeError} when `serverName` is empty, a timeout is not a positive number, or
+   *   `protocol` is not one of its values.
    */
   constructor(serverName: string, transport: McpTransportConfig, options: McpClientOptions = {}) {
     if (typeof serverName !== 'string' || serverName.trim() === '') {
@@ -134,13 +136,25 @@ export class McpClient {
 
   /** The server's name and version from the handshake, once connected. Never throws. */
   get serverVersion(): { readonly name: string; readonly version: string } | undefined {
-    const version = this.link.current?.sdk.getServerVersion();
-    return version === undefined ? undefined : { name: version.name, version: version.version };
+    return this.link.current?.serverVersion;
+  }
+
+  /**
+   * The era of the protocol the connection speaks: `'legacy'` (2025-11-25 and before) or
+   * `'modern'` (2026-07-28); `undefined` while not connected. Never throws.
+   */
+  get protocolEra(): 'legacy' | 'modern' | undefined {
+    return this.link.current?.protocolEra;
+  }
+
+  /** The protocol revision the connection negotiated, such as `'2026-07-28'`. Never throws. */
+  get protocolVersion(): string | undefined {
+    return this.link.current?.protocolVersion;
   }
 
   /** The stdio server's process id, while it runs. Never throws. */
   get pid(): number | undefined {
-    return this.link.current?.stdio?.pid ?? undefined;
+    return this.link.current?.pid;
   }
 
   /**
@@ -250,7 +264,7 @@ export class McpClient {
 
   /** @throws {TypeError} for a bad time option; {McpToolError} for a call that cannot start. */
   private startCall(
-    connection: McpConnection,
+    connection: EngineConnection,
     name: string,
     args: JsonObject,
     options: McpCallOptions | undefined,
@@ -275,7 +289,7 @@ export class McpClient {
   }
 
   private startInContext(
-    connection: McpConnection,
+    connection: EngineConnection,
     name: string,
     args: JsonObject,
     context: ToolContext,
@@ -293,6 +307,12 @@ function connectionSettings(
   options: McpClientOptions,
   timeoutMs: () => number,
 ): ConnectionSettings {
+  const protocol = options.protocol ?? 'legacy';
+  if (protocol !== 'legacy' && protocol !== 'auto' && protocol !== '2026-07-28') {
+    throw new TypeError(
+      `McpClient: protocol must be 'legacy', 'auto' or '2026-07-28', got ${JSON.stringify(protocol)}.`,
+    );
+  }
   return {
     serverName,
     transport,
@@ -306,5 +326,8 @@ function connectionSettings(
     maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,
     onStderr: options.onStderr,
     schemas: new ToolSchemas(),
+    protocol,
+    eraMemory: protocol === 'legacy' ? undefined : eraMemoryFor(transport),
+    fetch: undefined,
   };
 }

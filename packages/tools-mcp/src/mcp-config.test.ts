@@ -130,4 +130,21 @@ describe('permission overrides are checked', () => {
       parseMcpServersConfig({ mcpServers: { x: { command: 'n', onToolChange: 'ignore' } } }, {}),
     ).toThrow(/'x'.*onToolChange.*'report' or 'block'/);
   });
+
+  it('reads protocol per server, and refuses other values', () => {
+    const [modern, plain] = parseMcpServersConfig(
+      {
+        mcpServers: {
+          modern: { url: 'https://example.test/mcp', protocol: '2026-07-28' },
+          plain: { command: 'node' },
+        },
+      },
+      {},
+    );
+    expect(modern?.protocol).toBe('2026-07-28');
+    expect(plain?.protocol).toBeUndefined();
+    expect(() =>
+      parseMcpServersConfig({ mcpServers: { x: { command: 'n', protocol: 'modern' } } }, {}),
+    ).toThrow(/'x'.*"protocol" must be 'legacy', 'auto' or '2026-07-28'/);
+  });
 });

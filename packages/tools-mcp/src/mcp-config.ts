@@ -1,7 +1,9 @@
 import type { Permission } from '@agcore/tools-core';
+import { parseAuth } from './auth/parse-auth.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { type McpPermissionOverrides, permissionListProblem } from './tool-permissions.js';
 import type { McpTransportConfig } from './transport-config.js';
+import type { McpProtocol } from './types.js';
 
 /** One server of an `mcpServers` file, after checking. */
 export interface McpServerEntry {
@@ -21,13 +23,18 @@ export interface McpServerEntry {
   readonly trustAnnotations?: boolean;
   /** `onToolChange` of the entry, when given (see `McpClientOptions`). */
   readonly onToolChange?: 'report' | 'block';
+  /** `protocol` of the entry, when given (see `McpClientOptions`). */
+  readonly protocol?: McpProtocol;
 }
 
 /**
  * Reads the standard `mcpServers` JSON of Claude Desktop, Cursor and VS Code:
- * `{ "mcpServers": { name: { command, args?, env?, cwd? } | { url, headers?, type? } } }` (VS
+ * `{ "mcpServers": { name: { command, args?, env?, cwd? } | { url, headers?, type?, auth? } } }` (VS
  * Code's `servers` key is accepted too). Entries with `"disabled": true` are skipped.
- * `${env:NAME}` and `${NAME}` in `env`, `args`, `url` and `headers` are replaced by the host's
+ * `auth` is `{ type: 'bearer', token }`, `{ type: 'client_credentials', clientId, clientSecret?,
+ * scope? }` or `{ type: 'authorization_code', redirectUrl, clientId?, clientSecret?, scope? }`
+ * (the application sets its `onAuthorize` on the entry; until then connecting is `auth_required`).
+ * `${env:NAME}` and `${NAME}` in `env`, `args`, `url`, `headers` and `auth` are replaced by the host's
  * environment variable, since a server receives none of the host's variables otherwise.
  * Names from the file (servers, tools, variables, headers) key null-prototype objects, so a
  * tool named `__proto__` keeps its permissions.
@@ -85,10 +92,16 @@ function parseTransport(
         ? undefined
         : mapValues(raw, (value, key) => expand(value, `headers.${key}`));
     const url = expand(entry.url, 'url');
+    const auth = parseAuth(entry.auth, {
+      server: name,
+      expand,
+      fail: (text) => configError(name, text),
+    });
     return {
       type: entry.type === 'sse' ? 'sse' : 'streamable-http',
       url,
       ...(headers === undefined ? {} : { headers }),
+      ...(auth === undefined ? {} : { auth }),
     };
   }
   throw configError(name, `needs either "command" (a local server) or "url" (a remote one)`);
@@ -120,8 +133,21 @@ function parseOptions(
       `"onToolChange" must be 'report' or 'block', got ${JSON.stringify(onToolChange)}`,
     );
   }
+  const protocol = entry.protocol;
+  if (
+    protocol !== undefined &&
+    protocol !== 'legacy' &&
+    protocol !== 'auto' &&
+    protocol !== '2026-07-28'
+  ) {
+    throw configError(
+      name,
+      `"protocol" must be 'legacy', 'auto' or '2026-07-28', got ${JSON.stringify(protocol)}`,
+    );
+  }
   return {
     ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    ...(protocol === undefined ? {} : { protocol }),
     ...(permissions === undefined ? {} : { permissions }),
     ...(allow === undefined ? {} : { allow: optionalStrings(allow, name, 'allowedTools') }),
     ...(block === undefined ? {} : { block: optionalStrings(block, name, 'blockedTools') }),

@@ -88,6 +88,7 @@ export class McpServers {
           ? {}
           : { trustAnnotations: entry.trustAnnotations }),
         ...(entry.onToolChange === undefined ? {} : { onToolChange: entry.onToolChange }),
+        ...(entry.protocol === undefined ? {} : { protocol: entry.protocol }),
         connectTimeoutMs: options.connectTimeoutMs ?? options.client?.connectTimeoutMs ?? 30_000,
       };
       this.clientsByName.set(entry.name, new McpClient(entry.name, entry.transport, clientOptions));

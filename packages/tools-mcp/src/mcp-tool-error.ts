@@ -12,6 +12,8 @@ export type McpErrorCode = Extract<
   | 'permission_denied'
   | 'denied'
   | 'timeout'
+  | 'auth_required'
+  | 'auth_failed'
 >;
 
 /** Options of the `McpToolError` constructor. */
@@ -28,6 +30,8 @@ export interface McpToolErrorOptions {
   readonly stderr?: string;
   /** The underlying error. */
   readonly cause?: unknown;
+  /** Overrides the code's recoverability (a call cut off mid-way is `mcp_error`, recoverable). */
+  readonly recoverable?: boolean;
 }
 
 /**
@@ -44,9 +48,13 @@ export class McpToolError extends ToolError {
   readonly signal?: string | null;
   /** The tail of the server's stderr, when it wrote any. */
   readonly stderr?: string;
+  private readonly recoverable: boolean | undefined;
 
-  /** Makes an error; the message should name the server and say what to do. */
-  constructor(code: McpErrorCode, message: string, options: McpToolErrorOptions) {
+  /**
+   * Makes an error; the message should name the server and say what to do. The code is one of
+   * `McpErrorCode`, or the `ToolErrorCode` a server declared for a failed tool.
+   */
+  constructor(code: McpErrorCode | ToolErrorCode, message: string, options: McpToolErrorOptions) {
     super(code, message, {
       ...(options.toolName === undefined ? {} : { toolName: options.toolName }),
       ...(options.cause === undefined ? {} : { cause: options.cause }),
@@ -56,5 +64,11 @@ export class McpToolError extends ToolError {
     if (options.exitCode !== undefined) this.exitCode = options.exitCode;
     if (options.signal !== undefined) this.signal = options.signal;
     if (options.stderr !== undefined && options.stderr !== '') this.stderr = options.stderr;
+    this.recoverable = options.recoverable;
+  }
+
+  /** As `ToolError.isRecoverable()`, unless the error was made recoverable (or not) itself. */
+  override isRecoverable(): boolean {
+    return this.recoverable ?? super.isRecoverable();
   }
 }

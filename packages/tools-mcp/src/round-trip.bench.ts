@@ -20,6 +20,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { hostileSchemas } from './test-support/bench-hostile.js';
+import { modernReport } from './test-support/bench-modern.js';
 import { median, paired, table } from './test-support/bench-stats.js';
 import { serverEntries } from './test-support/servers.js';
 
@@ -359,10 +360,18 @@ async function main(): Promise<void> {
     await interleaved(contenders, bursts, burst);
     const stdio = stdioReport(raw, control, client, tool);
     await measureInProcess(contenders);
+    const http =
+      process.env.BENCH_SKIP_MODERN === '1' ? [] : await modernReport(McpClient, rounds, 100);
     process.stdout.write(
-      [header, '', ...imports, ...hostile, ...stdio, ...inProcessReport(contenders, raw)].join(
-        '\n',
-      ),
+      [
+        header,
+        '',
+        ...imports,
+        ...hostile,
+        ...stdio,
+        ...inProcessReport(contenders, raw),
+        ...http,
+      ].join('\n'),
     );
   } finally {
     for (const subject of contenders) await subject.close();

@@ -133,6 +133,18 @@ describe('@opentelemetry/api, an optional peer dependency (trace context in _met
     expect(await readFile(trace, 'utf8')).not.toMatch(/@opentelemetry/);
   });
 
+  it("never loads the v2 SDK (@modelcontextprotocol/client) with protocol: 'legacy'", async () => {
+    const trace = join(dir.path, 'legacy-v2.trace');
+    const result = await run(['--input-type=module', '-e', callScript(false)], {
+      TRACE_FILE: trace,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Echo: hi');
+    const loaded = await readFile(trace, 'utf8');
+    expect(loaded).toMatch(/@modelcontextprotocol\/sdk/);
+    expect(loaded).not.toMatch(/@modelcontextprotocol[+/](client|core)/);
+  });
+
   it('when it cannot be resolved, calls work as before, even with a provider registered', async () => {
     const trace = join(dir.path, 'otel-hidden.trace');
     const result = await run(['--input-type=module', '-e', callScript(true)], {
@@ -141,5 +153,30 @@ describe('@opentelemetry/api, an optional peer dependency (trace context in _met
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Echo: hi');
+  });
+});
+
+describe('@modelcontextprotocol/client (the v2 SDK), an optional peer dependency', () => {
+  it("when it cannot be resolved, protocol: 'auto' fails with mcp_error naming the install command", async () => {
+    const script = `const { McpClient } = await import(${JSON.stringify(pathToFileURL(join(dist, 'index.js')).href)});
+      const client = new McpClient('x', { type: 'stdio', command: process.execPath, args: ['-e', ''] }, { protocol: 'auto' });
+      const error = await client.connect().catch((caught) => caught);
+      console.log(JSON.stringify({ code: error.code, message: error.message }));`;
+    const result = await run(['--input-type=module', '-e', script], {
+      HIDE_MODULES: '@modelcontextprotocol/client',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const error = JSON.parse(result.stdout) as { code: string; message: string };
+    expect(error.code).toBe('mcp_error');
+    expect(error.message).toContain('npm install @modelcontextprotocol/client@~2.4.0');
+  });
+
+  it('is an optional peer dependency, not a dependency', async () => {
+    const manifest = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    expect(manifest.dependencies?.['@modelcontextprotocol/client']).toBeUndefined();
+    expect(manifest.peerDependenciesMeta?.['@modelcontextprotocol/client']?.optional).toBe(true);
   });
 });

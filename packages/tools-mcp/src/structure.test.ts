@@ -19,6 +19,7 @@ describe('the public entry', () => {
       'McpToolError',
       'Permission',
       'ToolError',
+      'createMemoryTokenStore',
       'createToolContext',
       'generateToolTypes',
       'parseMcpServersConfig',

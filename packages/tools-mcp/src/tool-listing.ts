@@ -1,6 +1,4 @@
-import { PaginatedResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod/v4';
-import type { McpConnection } from './connection.js';
+import type { EngineConnection, ToolsPage } from './engine.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { toolFingerprint } from './tool-fingerprint.js';
 import type { ListedTool } from './tool-pins.js';
@@ -28,7 +26,7 @@ export interface ListingSettings {
 }
 
 interface Cache {
-  readonly connection: McpConnection;
+  readonly connection: EngineConnection;
   readonly tools: readonly McpToolInfo[];
   readonly fetchedAt: number;
   stale: boolean;
@@ -36,7 +34,7 @@ interface Cache {
 
 /** A listing in flight. */
 interface Round {
-  readonly connection: McpConnection;
+  readonly connection: EngineConnection;
   readonly promise: Promise<readonly McpToolInfo[]>;
   /** The server announced a change after this listing started: its result may be old. */
   stale: boolean;
@@ -44,7 +42,7 @@ interface Round {
 
 /** The one listing that waits for the one in flight. */
 interface Queued {
-  readonly connection: McpConnection;
+  readonly connection: EngineConnection;
   readonly promise: Promise<readonly McpToolInfo[]>;
   start(): void;
 }
@@ -72,10 +70,10 @@ export class ToolListing {
   constructor(private readonly settings: ListingSettings) {}
 
   /** The tools, from the cache when it is fresh. @throws {McpToolError} as the listing does. */
-  get(connection: McpConnection): Promise<readonly McpToolInfo[]> {
+  get(connection: EngineConnection): Promise<readonly McpToolInfo[]> {
     const cache = this.cache;
     if (cache !== undefined && cache.connection === connection && !cache.stale) {
-      const ttl = this.settings.ttlMs;
+      const ttl = shorter(this.settings.ttlMs, connection.toolsTtlMs);
       if (ttl === undefined || Date.now() - cache.fetchedAt < ttl)
         return Promise.resolve(cache.tools);
     }
@@ -86,13 +84,13 @@ export class ToolListing {
   }
 
   /** Lists again, ignoring the cache. @throws {McpToolError} as the listing does. */
-  refresh(connection: McpConnection): Promise<readonly McpToolInfo[]> {
+  refresh(connection: EngineConnection): Promise<readonly McpToolInfo[]> {
     if (this.cache !== undefined) this.cache.stale = true;
     return this.next(connection);
   }
 
   /** The server said its tools changed: list again if anyone uses the list. Never throws. */
-  changed(connection: McpConnection): void {
+  changed(connection: EngineConnection): void {
     const used = this.cache !== undefined || this.round !== undefined;
     if (this.cache !== undefined) this.cache.stale = true;
     if (this.round !== undefined) this.round.stale = true;
@@ -112,7 +110,7 @@ export class ToolListing {
   }
 
   /** A listing that starts now, or, when one is in flight, the one queued behind it. */
-  private next(connection: McpConnection): Promise<readonly McpToolInfo[]> {
+  private next(connection: EngineConnection): Promise<readonly McpToolInfo[]> {
     const round = this.round;
     if (round === undefined || round.connection !== connection) return this.start(connection);
     const queued = this.queued;
@@ -125,7 +123,7 @@ export class ToolListing {
     return promise;
   }
 
-  private start(connection: McpConnection): Promise<readonly McpToolInfo[]> {
+  private start(connection: EngineConnection): Promise<readonly McpToolInfo[]> {
     const promise = listAllPages(connection, this.settings).then(
       (tools) => {
         // A listing that reset() abandoned (the connection changed) updates nothing.
@@ -152,7 +150,7 @@ export class ToolListing {
     return true;
   }
 
-  private store(connection: McpConnection, tools: readonly McpToolInfo[], stale: boolean): void {
+  private store(connection: EngineConnection, tools: readonly McpToolInfo[], stale: boolean): void {
     this.cache = { connection, tools, fetchedAt: Date.now(), stale };
     const fingerprinted = tools.map((tool) => ({
       name: tool.name,
@@ -175,15 +173,18 @@ export class ToolListing {
   }
 }
 
-/** A `tools/list` page whose tools are checked one by one (see `checkTools`), not all at once. */
-const LenientListSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
+/** The shorter of two ages, `undefined` standing for "until the server says it changed". */
+function shorter(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.min(a, b);
+}
 
 /**
  * Every page of `tools/list`, following `nextCursor`. Each tool is checked on its own: the
  * invalid ones go to `warn` and are left out, the others are listed.
  */
 async function listAllPages(
-  connection: McpConnection,
+  connection: EngineConnection,
   settings: ListingSettings,
 ): Promise<readonly McpToolInfo[]> {
   const listed: unknown[] = [];
@@ -191,15 +192,9 @@ async function listAllPages(
   let cursor: string | undefined;
   do {
     const timeoutMs = settings.timeoutMs();
-    let page: z.infer<typeof LenientListSchema>;
+    let page: ToolsPage;
     try {
-      page = await connection.sdk.request(
-        cursor === undefined
-          ? { method: 'tools/list' }
-          : { method: 'tools/list', params: { cursor } },
-        LenientListSchema,
-        { timeout: timeoutMs },
-      );
+      page = await connection.listPage(cursor, timeoutMs);
     } catch (error) {
       throw connection.failure(error, { kind: 'list', timeoutMs });
     }
@@ -228,12 +223,6 @@ async function listAllPages(
     return false;
   });
   for (const problem of problems) settings.warn(problem);
-  // The SDK validates structuredContent against the outputSchema it cached for the tool; it
-  // caches them in listTools(), which this listing does not use (one bad tool would fail it).
-  // SDK internals (checked against 1.32.2): `cacheToolMetadata` is a private method;
-  // sdk-internals.test.ts fails if it goes, and tool-listing.test.ts if validation stops.
-  const sdk = connection.sdk as unknown as { cacheToolMetadata?: (tools: Tool[]) => void };
-  if (typeof sdk.cacheToolMetadata === 'function')
-    sdk.cacheToolMetadata(accepted.map((tool) => tool.raw));
+  connection.useTools(accepted.map((tool) => tool.raw));
   return Object.freeze(accepted.map((tool) => tool.info));
 }

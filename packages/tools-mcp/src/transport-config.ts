@@ -5,6 +5,8 @@ import {
   secretsOfHeaders,
   secretsOfUrl,
 } from '@agcore/tools-core';
+import { secretsOf } from './auth/secrets.js';
+import type { McpHttpAuth } from './auth/types.js';
 
 /** Starts a local MCP server as a child process and talks to it over stdin/stdout. Node only. */
 export interface McpStdioTransportConfig {
@@ -33,6 +35,12 @@ export interface McpHttpTransportConfig {
   readonly url: string | URL;
   /** Headers sent with every request (tokens, say). Never written to errors or logs. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * How the server is authorized: a bearer token, or OAuth 2.1 (`client_credentials`,
+   * `authorization_code`) discovered from the server's 401 as the MCP authorization spec says.
+   * Without it, a 401 fails with `auth_required`.
+   */
+  readonly auth?: McpHttpAuth;
   /** Fall back to HTTP+SSE for a server that refuses Streamable HTTP (default true). */
   readonly fallbackToSse?: boolean;
 }
@@ -44,6 +52,8 @@ export interface McpSseTransportConfig {
   readonly url: string | URL;
   /** Headers sent with every request. Never written to errors or logs. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** How the server is authorized (see `McpHttpTransportConfig.auth`). */
+  readonly auth?: McpHttpAuth;
 }
 
 /** How `McpClient` reaches its server. */
@@ -62,13 +72,20 @@ export function describeTransport(transport: McpTransportConfig): string {
 
 /**
  * What must never appear in an error or a report about this transport: for HTTP, every header
- * value (with and without its `Bearer ` scheme) and the URL's credentials and query values.
+ * value (with and without its `Bearer ` scheme), the URL's credentials and query values, and
+ * every token, code and secret its `auth` has seen.
  * A stdio server gets nothing it could echo that the caller did not already see.
  */
 export function transportRedactor(transport: McpTransportConfig): Redactor {
   if (transport.type === 'stdio') return createRedactor([]);
-  return createRedactor([
+  const configured = createRedactor([
     ...secretsOfHeaders(transport.headers, true),
     ...secretsOfUrl(transport.url),
+    ...(transport.auth?.type === 'bearer' ? [transport.auth.token] : []),
+    ...(transport.auth?.type === 'client_credentials' ? [transport.auth.clientSecret] : []),
+    ...(transport.auth?.type === 'authorization_code' ? [transport.auth.clientSecret] : []),
   ]);
+  const auth = transport.auth;
+  // Tokens come and go: the auth's secrets are read at each use.
+  return auth === undefined ? configured : (text) => secretsOf(auth).redact(configured(text));
 }

@@ -1,6 +1,7 @@
 import { redactUrl } from '@agcore/tools-core';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createAuthFetch } from './auth/auth-fetch.js';
 import { McpToolError } from './mcp-tool-error.js';
 import { ObservedStdioTransport } from './stdio-process.js';
 import type { McpTransportConfig } from './transport-config.js';
@@ -18,6 +19,8 @@ export interface OpenedTransport {
 export interface TransportSettings {
   readonly serverName: string;
   readonly maxMessageBytes: number;
+  /** HTTP: the fetch to send with (default the global one). */
+  readonly fetch: typeof fetch | undefined;
 }
 
 type HttpModules = {
@@ -58,7 +61,14 @@ export async function createTransport(
   }
   const url = toUrl(config.url, settings.serverName);
   const requestInit = config.headers === undefined ? undefined : { headers: { ...config.headers } };
-  const options = requestInit === undefined ? {} : { requestInit };
+  // OAuth (or the 401 check without it) over the fetch the connection handed down (which
+  // watches for cut response streams).
+  const fetch = createAuthFetch(config.auth, {
+    serverName: settings.serverName,
+    serverUrl: url,
+    ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
+  });
+  const options = requestInit === undefined ? { fetch } : { requestInit, fetch };
   const modules = await loadHttpModules();
   if (config.type === 'sse') {
     return {

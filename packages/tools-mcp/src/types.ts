@@ -131,6 +131,13 @@ export interface McpUncheckedPatternWarning {
 /** Something about a server's tools the application should know, which fails no request. */
 export type McpWarning = McpInvalidToolWarning | McpToolChangedWarning | McpUncheckedPatternWarning;
 
+/**
+ * Which protocol a client speaks: `'legacy'` (today's engine on the v1 SDK, 2025-11-25),
+ * `'auto'` (probe `server/discover`, fall back to 2025-11-25) or `'2026-07-28'` (modern or a
+ * typed error); the last two run on the v2 SDK, `@modelcontextprotocol/client`.
+ */
+export type McpProtocol = 'legacy' | 'auto' | '2026-07-28';
+
 /** Options of `McpClient`. */
 export interface McpClientOptions {
   /**
@@ -190,6 +197,14 @@ export interface McpClientOptions {
   readonly onWarning?: (warning: McpWarning) => void;
   /** Receives failures that no call could be rejected with: bad lines, failed background refreshes. */
   readonly onError?: (error: Error) => void;
+  /**
+   * Which protocol to speak (default `'legacy'`): `'legacy'` is the v1 SDK engine and
+   * 2025-11-25; `'auto'` probes `server/discover` and falls back to 2025-11-25; `'2026-07-28'`
+   * connects modern or fails with `mcp_error`. `'auto'` and `'2026-07-28'` load the optional
+   * peer `@modelcontextprotocol/client` (2.4.x) on first connect. The era found is remembered
+   * for the process, so a reconnect skips the probe.
+   */
+  readonly protocol?: McpProtocol;
   /** How this client introduces itself (default `{ name: 'agcore', version: '0.1.0' }`). */
   readonly clientInfo?: { readonly name: string; readonly version: string };
 }

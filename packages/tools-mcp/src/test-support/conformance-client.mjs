@@ -9,12 +9,48 @@ const { McpClient } = await import(entry);
 
 const url = process.argv[process.argv.length - 1] ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+// 'legacy' (default, the 0.1 suite) or 'auto' (the 0.2 suite's 2026-07-28 scenarios).
+const protocol = process.env.AGCORE_MCP_PROTOCOL ?? 'legacy';
+
+// The auth/* scenarios hand their credentials in MCP_CONFORMANCE_CONTEXT; their authorization
+// server approves at once, so "the browser" is one fetch whose redirect is the callback.
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+const auth = !scenario.startsWith('auth/')
+  ? undefined
+  : scenario.startsWith('auth/client-credentials')
+    ? {
+        type: 'client_credentials',
+        clientId: context.client_id,
+        ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+        ...(context.private_key_pem === undefined
+          ? {}
+          : {
+              privateKeyJwt: {
+                privateKey: context.private_key_pem,
+                algorithm: context.signing_algorithm ?? 'ES256',
+              },
+            }),
+      }
+    : {
+        type: 'authorization_code',
+        redirectUrl: 'http://localhost:3000/callback',
+        // A pre-registered client where the scenario gives one; else this client's Client ID
+        // Metadata Document, which the client uses where the server supports them and
+        // replaces by dynamic registration where it does not.
+        clientId: context.client_id ?? 'https://conformance-test.local/client-metadata.json',
+        ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+        onAuthorize: async (authorizationUrl) => {
+          const response = await fetch(authorizationUrl, { redirect: 'manual' });
+          return new URL(response.headers.get('location') ?? '', authorizationUrl);
+        },
+      };
 
 const client = new McpClient(
   'conformance',
-  { type: 'streamable-http', url, fallbackToSse: false },
+  { type: 'streamable-http', url, fallbackToSse: false, ...(auth === undefined ? {} : { auth }) },
   {
     timeoutMs: 20_000,
+    protocol,
     // Accept with no fields: the client fills in the schema's defaults (SEP-1034).
     onElicitation: async () => ({ action: 'accept', content: {} }),
   },

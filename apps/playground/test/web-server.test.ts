@@ -1,0 +1,100 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWeb, type WebProcess } from './support/browser.js';
+
+/** One raw request (fetch cannot send a foreign Host header). */
+function raw(
+  url: URL,
+  options: { path: string; method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: options.path,
+        method: options.method ?? 'GET',
+        headers: options.headers ?? {},
+      },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    sent.on('error', reject);
+    sent.end(options.body);
+  });
+}
+
+describe('playground web: the server (no browser)', () => {
+  let web: WebProcess;
+  let url: URL;
+  let token: string;
+
+  beforeAll(async () => {
+    web = await startWeb();
+    url = new URL(web.url);
+    token = url.searchParams.get('token') ?? '';
+  });
+  afterAll(async () => {
+    await web?.stop();
+  });
+
+  it('prints a loopback URL with a long random token', () => {
+    expect(url.hostname).toBe('127.0.0.1');
+    expect(token).toMatch(/^[\w-]{32}$/);
+  });
+
+  it('refuses every path without the token or with a wrong one (401), serves them with it', async () => {
+    for (const path of ['/', '/app.js', '/timeline.js', '/style.css', '/events', '/api/state']) {
+      expect((await raw(url, { path })).status, path).toBe(401);
+      expect((await raw(url, { path: `${path}?token=${token}x` })).status, path).toBe(401);
+    }
+    for (const path of ['/', '/app.js', '/timeline.js', '/style.css', '/api/state']) {
+      expect((await raw(url, { path: `${path}?token=${token}` })).status, path).toBe(200);
+    }
+    const post = await raw(url, {
+      path: '/api/run',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"flow":"weather"}',
+    });
+    expect(post.status).toBe(401);
+  });
+
+  it('refuses a foreign Host even with the token (DNS rebinding)', async () => {
+    const answer = await raw(url, {
+      path: `/?token=${token}`,
+      headers: { host: `attacker.example:${url.port}` },
+    });
+    expect(answer.status).toBe(403);
+  });
+
+  it('hostile POST bodies get a JSON error with a status, and the server stays up', async () => {
+    const post = (body: string, type = 'application/json') =>
+      raw(url, {
+        path: `/api/run?token=${token}`,
+        method: 'POST',
+        headers: { 'content-type': type },
+        body,
+      });
+    expect((await post('{"flow":"weather"}', 'text/plain')).status).toBe(415);
+    expect((await post('not json')).status).toBe(400);
+    expect((await post('[1,2]')).status).toBe(400);
+    expect((await post('x'.repeat(70 * 1024))).status).toBe(413);
+    const unknown = await post('{"flow":"nope"}');
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body).error).toContain("Unknown flow 'nope'");
+    const decide = await raw(url, {
+      path: `/api/decide?token=${token}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"runId":"none","callId":"call_1","decision":{"kind":"approve"}}',
+    });
+    expect(decide.status).toBe(409);
+    expect((await raw(url, { path: `/api/state?token=${token}` })).status).toBe(200);
+  });
+});

@@ -1,0 +1,174 @@
+// The client side, for any process that shares the system database (an API server, a CLI):
+// start runs, read their events and pauses, send decisions, read results and states.
+import type {
+  ChatResponse,
+  Interruption,
+  ResumeDecision,
+  RunState,
+  StreamEvent,
+} from '@agcore/llm-cycle';
+import { LlmError } from '@agcore/llm-cycle';
+import { ToolError } from '@agcore/tools-core';
+import type { DBOSClient } from '@dbos-inc/dbos-sdk';
+import { decisionProblems, type PauseRecord } from './decisions.js';
+import type { DurableRunInput, RunOutcome } from './types.js';
+import {
+  decisionsTopic,
+  type EventRecord,
+  eventsStreamKey,
+  pauseEventKey,
+  reviveLlmError,
+  stateEventKey,
+  workflowPrefix,
+} from './wire.js';
+
+/** Options of `DurableRuns`. */
+export interface DurableRunsOptions {
+  /** Queue names of agents whose `queue.name` is not the default `agcore-<name>`. */
+  readonly queues?: Readonly<Record<string, string>>;
+}
+
+/** Options of `DurableRuns.start`: the run's id (the DBOS workflow id) and its input. */
+export type DurableStartOptions = DurableRunInput & { readonly runId: string };
+
+/** One run, as `list` reports it. */
+export interface DurableRunSummary {
+  readonly runId: string;
+  readonly agentName: string;
+  /** DBOS's status: `ENQUEUED`, `PENDING` (running or waiting), `SUCCESS`, `ERROR`, `CANCELLED`, … */
+  readonly status: string;
+  readonly executorId?: string;
+}
+
+/** Durable runs through a `DBOSClient`. */
+export class DurableRuns {
+  private readonly client: DBOSClient;
+  private readonly queues: Readonly<Record<string, string>>;
+
+  /** Uses `client` (the caller creates and destroys it). */
+  constructor(client: DBOSClient, options: DurableRunsOptions = {}) {
+    this.client = client;
+    this.queues = options.queues ?? {};
+  }
+
+  /** Starts a run of `agentName`; a second start with the same `runId` is the same run. */
+  async start(agentName: string, options: DurableStartOptions): Promise<{ runId: string }> {
+    const { runId, ...input } = options;
+    if (typeof runId !== 'string' || runId === '')
+      throw new TypeError('start: runId must be a non-empty string.');
+    await this.client.enqueue(
+      {
+        workflowName: `${workflowPrefix}${agentName}`,
+        queueName: this.queues[agentName] ?? `agcore-${agentName}`,
+        workflowID: runId,
+        workflowIDReusePolicy: 'return-existing',
+      },
+      input,
+    );
+    return { runId };
+  }
+
+  /** The run's events, live, each once (also across a worker's crash), until the run ends. */
+  async *events(runId: string): AsyncGenerator<StreamEvent, void, undefined> {
+    const seen = new Set<string>();
+    for await (const record of this.client.readStream<EventRecord>(runId, eventsStreamKey)) {
+      if (seen.has(record.key)) continue;
+      seen.add(record.key);
+      yield reviveEvent(record.event);
+    }
+  }
+
+  /** The calls the run waits on now (`[]` when it does not wait). */
+  async interruptions(runId: string): Promise<Interruption[]> {
+    return [...((await this.pause(runId))?.calls ?? [])];
+  }
+
+  /**
+   * Sends decisions for the waiting calls (a decision for each). Throws a `TypeError`, sending
+   * nothing, for an id that does not wait or a decision of the wrong kind; decisions for calls
+   * decided already are not sent again (a decision sent twice is applied once).
+   */
+  async decide(runId: string, decisions: Readonly<Record<string, ResumeDecision>>): Promise<void> {
+    const pause = await this.pause(runId);
+    const decided = new Set(pause?.decided ?? []);
+    const ids = Object.keys(decisions);
+    if (ids.length > 0 && ids.every((id) => decided.has(id))) return;
+    const problems = decisionProblems(pause?.calls ?? [], decisions);
+    if (problems.length > 0) {
+      throw new TypeError(
+        `decide(${JSON.stringify(runId)}): ${problems.join('; ')}. Nothing was sent.`,
+      );
+    }
+    const epoch = pause?.epoch ?? 0;
+    await this.client.send(runId, decisions, decisionsTopic, `${runId}:decisions:${epoch}`);
+  }
+
+  /** The run's final response; rejects with the `LlmError` it ended with (`cancelled` when cancelled or timed out). */
+  async result(runId: string): Promise<ChatResponse> {
+    let outcome: RunOutcome;
+    try {
+      outcome = await this.client.retrieveWorkflow<RunOutcome>(runId).getResult();
+    } catch (error) {
+      const status = await this.client.getWorkflow(runId);
+      if (status?.status === 'CANCELLED') {
+        throw new LlmError('cancelled', `The run ${runId} was cancelled.`, { cause: error });
+      }
+      throw error;
+    }
+    if (!outcome.ok) throw reviveLlmError(outcome.error);
+    return outcome.response;
+  }
+
+  /** The run's latest `RunState` (sealed when the agent's cycle has a `stateSecret`), or `undefined` before its first pause or end. */
+  async state(runId: string): Promise<RunState | undefined> {
+    return (await this.client.getEvent<RunState>(runId, stateEventKey, 0)) ?? undefined;
+  }
+
+  /** Cancels the run (a waiting one too); `result` then rejects with `cancelled`. */
+  async cancel(runId: string): Promise<void> {
+    await this.client.cancelWorkflow(runId);
+  }
+
+  /** Runs of every agent, optionally by DBOS status. */
+  async list(options: { status?: string } = {}): Promise<DurableRunSummary[]> {
+    const workflows = await this.client.listWorkflows({
+      ...(options.status === undefined ? {} : { status: options.status as never }),
+    });
+    return workflows
+      .filter((workflow) => workflow.workflowName.startsWith(workflowPrefix))
+      .map((workflow) => ({
+        runId: workflow.workflowID,
+        agentName: workflow.workflowName.slice(workflowPrefix.length),
+        status: workflow.status,
+        ...(workflow.executorId === undefined ? {} : { executorId: workflow.executorId }),
+      }));
+  }
+
+  /**
+   * Dead-worker takeover, for a supervisor: puts the unfinished runs of `executorId` back on
+   * their queues so live workers continue them from their journal. Returns their ids.
+   */
+  async takeOver(executorId: string): Promise<string[]> {
+    const runs = await this.client.listWorkflows({ executorId, status: 'PENDING' });
+    const ids: string[] = [];
+    for (const run of runs) {
+      if (!run.workflowName.startsWith(workflowPrefix)) continue;
+      const agentName = run.workflowName.slice(workflowPrefix.length);
+      await this.client.resumeWorkflow(run.workflowID, {
+        queueName: run.queueName ?? this.queues[agentName] ?? `agcore-${agentName}`,
+      });
+      ids.push(run.workflowID);
+    }
+    return ids;
+  }
+
+  private async pause(runId: string): Promise<PauseRecord | undefined> {
+    return (await this.client.getEvent<PauseRecord>(runId, pauseEventKey, 0)) ?? undefined;
+  }
+}
+
+function reviveEvent(event: StreamEvent): StreamEvent {
+  if (event.type !== 'tool_execution_completed' || event.error === undefined) return event;
+  const json = event.error as unknown as { code: ToolError['code']; message: string };
+  return { ...event, error: new ToolError(json.code, json.message) };
+}

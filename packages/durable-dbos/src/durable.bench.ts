@@ -1,0 +1,116 @@
+// `pnpm bench` (in this package; needs AGCORE_TEST_POSTGRES_URL): what a durable run costs per
+// step over a plain LlmCycle run. The same 5-request conversation (4 tool turns, then a streamed
+// answer: 9 steps) against a local Chat Completions server that answers at once, plain and
+// durable (DBOS launched in this process, a fresh database), interleaved in rounds; then 200
+// durable runs at once. Prints medians; the target is ≤ 2 ms per step.
+import { performance } from 'node:perf_hooks';
+import { createOpenAICompatibleProvider, LlmCycle, type LlmCycleOptions } from '@agcore/llm-cycle';
+import { startChatCompletionsServer, textStream, toolCallStream } from '@agcore/llm-cycle/testing';
+import { defineTool } from '@agcore/tools-core';
+import { ToolRegistry } from '@agcore/tools-registry';
+import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
+import { DurableRuns, defineDurableAgent } from './index.js';
+import { freshDatabase, postgresUrl } from './test-support/postgres.js';
+
+const server = postgresUrl();
+if (server === undefined) process.exit(0);
+
+const toolTurns = 4;
+const steps = toolTurns * 2 + 1;
+const model = await startChatCompletionsServer({ recordRequests: false });
+model.fallback((request) => {
+  const body = request.body as { messages: { role: string }[] };
+  const tools = body.messages.filter((message) => message.role === 'tool').length;
+  if (tools >= toolTurns) return { kind: 'sse', writes: textStream(['The ', 'time ', 'is noon.']) };
+  return {
+    kind: 'sse',
+    writes: toolCallStream([{ id: `call_${tools}`, name: 'get_time', pieces: ['{}'] }]),
+  };
+});
+const getTime = defineTool({
+  name: 'get_time',
+  description: 'The time',
+  parameters: { type: 'object', properties: {} },
+  execute: () => ({ time: '12:00' }),
+});
+const registry = () => new ToolRegistry().register(getTime);
+const options = (): LlmCycleOptions => ({
+  provider: createOpenAICompatibleProvider({ baseURL: model.baseURL, apiKey: 'sk-bench' }),
+  model: 'bench',
+  maxTurns: 20,
+});
+
+const database = await freshDatabase(server);
+const agent = defineDurableAgent({ name: 'bench', cycle: options, registry });
+DBOS.setConfig({
+  name: 'agcore-bench',
+  systemDatabaseUrl: database.url,
+  executorID: 'bench',
+  applicationVersion: 'bench-1',
+  runAdminServer: false,
+  logLevel: 'error',
+});
+await DBOS.launch();
+await agent.registerQueue();
+const client = await DBOSClient.create({ systemDatabaseUrl: database.url });
+const runs = new DurableRuns(client);
+
+let counter = 0;
+async function plain(): Promise<number> {
+  const start = performance.now();
+  const cycle = new LlmCycle(options());
+  for await (const _ of cycle.submitStreamWithTools('What time is it?', registry())) {
+    // drain
+  }
+  return performance.now() - start;
+}
+/** Start to result (queue polling included), and dequeued to completed (the run itself). */
+async function durable(): Promise<{ total: number; run: number }> {
+  const start = performance.now();
+  const runId = `bench-${counter++}`;
+  await runs.start('bench', { runId, prompt: 'What time is it?' });
+  await runs.result(runId);
+  const total = performance.now() - start;
+  const status = await client.getWorkflow(runId);
+  const end = status?.completedAt ?? status?.updatedAt ?? Number.NaN;
+  return { total, run: end - (status?.dequeuedAt ?? Number.NaN) };
+}
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+for (let warm = 0; warm < 3; warm++) {
+  await plain();
+  await durable();
+}
+const rounds = 15;
+const plainTimes: number[] = [];
+const durableTimes: number[] = [];
+const totalTimes: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  plainTimes.push(await plain());
+  const times = await durable();
+  durableTimes.push(times.run);
+  totalTimes.push(times.total);
+}
+const perStep = (median(durableTimes) - median(plainTimes)) / steps;
+process.stdout.write(
+  `Node ${process.version}, ${rounds} interleaved rounds, ${steps} steps a run\n` +
+    `plain LlmCycle run: ${median(plainTimes).toFixed(1)} ms; durable run (dequeued to completed): ${median(durableTimes).toFixed(1)} ms; start to result, queue and result polling included: ${median(totalTimes).toFixed(0)} ms\n` +
+    `per-step overhead: ${perStep.toFixed(2)} ms (target ≤ 2 ms)\n`,
+);
+
+const load = 200;
+const loadStart = performance.now();
+const ids = Array.from({ length: load }, (_, index) => `load-${index}`);
+await Promise.all(ids.map((runId) => runs.start('bench', { runId, prompt: 'What time is it?' })));
+await Promise.all(ids.map((runId) => runs.result(runId)));
+process.stdout.write(
+  `${load} concurrent durable runs, one worker: ${((performance.now() - loadStart) / 1000).toFixed(1)} s\n`,
+);
+
+await client.destroy();
+await DBOS.shutdown();
+await model.close();
+await database.drop();

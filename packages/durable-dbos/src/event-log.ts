@@ -1,0 +1,57 @@
+// The run's events, written from inside the steps that make them (a model request's deltas, a
+// tool call's start and end) so a reader sees them live. A step that runs again after a crash
+// writes them again under the same keys, and `DurableRuns.events` hands each key on once.
+// Events the loop makes outside any step are written by the workflow at a point where no step
+// is in flight (the end of a stretch of the loop), so the journal's order never depends on
+// timing.
+
+import type { StreamEvent } from '@agcore/llm-cycle';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import { type EventRecord, eventsStreamKey } from './wire.js';
+
+/** Per workflow execution: counters that name steps the same on every replay. */
+export class EventLog {
+  private modelRequests = 0;
+  private readonly toolRuns = new Map<string, number>();
+  /** The ids of the calls that ran as tool steps (their events were written by the step). */
+  readonly stepCalls = new Set<string>();
+
+  /** The key prefix of the next model request: `m0`, `m1`, … in request order. */
+  nextModelKey(): string {
+    const key = `m${this.modelRequests}`;
+    this.modelRequests += 1;
+    return key;
+  }
+
+  /** The key prefix of this run of the call: `t:<callId>:<n>` (a call that asked runs again). */
+  nextToolKey(callId: string): string {
+    const count = this.toolRuns.get(callId) ?? 0;
+    this.toolRuns.set(callId, count + 1);
+    this.stepCalls.add(callId);
+    return `t:${callId}:${count}`;
+  }
+
+  /** Appends one event (from a step or from the workflow). */
+  write(key: string, event: StreamEvent): Promise<void> {
+    const record: EventRecord = { key, event };
+    return DBOS.writeStream(eventsStreamKey, record);
+  }
+
+  /** Whether the loop's `event` was written already by the step that made it. */
+  writtenByStep(event: StreamEvent): boolean {
+    switch (event.type) {
+      case 'assistant_reasoning_delta':
+      case 'assistant_text_delta':
+      case 'tool_call_delta':
+        return true;
+      case 'turn_complete':
+        return event.reason !== 'interrupted' && event.reason !== 'stopped';
+      case 'tool_execution_started':
+      case 'tool_execution_progress':
+      case 'tool_execution_completed':
+        return this.stepCalls.has(event.callId);
+      default:
+        return false;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+// A worker process for the tests: one agent, `mailer`, whose tool `send_email` records every
+// attempt and writes one effect row per `context.idempotencyKey` (a unique key: a second write
+// of the same key is a second side effect and fails the insert, which the test would see as a
+// missing row... so it is `ON CONFLICT DO NOTHING` and the attempts table counts the tries).
+import { createOpenAICompatibleProvider } from '@agcore/llm-cycle';
+import { defineTool } from '@agcore/tools-core';
+import { ToolRegistry } from '@agcore/tools-registry';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import pg from 'pg';
+import { defineDurableAgent } from '../index.js';
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (value === undefined) throw new Error(`worker: ${name} is not set`);
+  return value;
+};
+const databaseUrl = env('DATABASE_URL');
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+const delayMs = Number(process.env.TOOL_DELAY_MS ?? '0');
+
+const sendEmail = defineTool({
+  name: 'send_email',
+  description: 'Sends an email',
+  parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+  needsApproval: process.env.NEEDS_APPROVAL === '1',
+  execute: async ({ to }: { to: string }, context) => {
+    const key = context.idempotencyKey ?? 'none';
+    await pool.query('INSERT INTO attempts (key, executor) VALUES ($1, $2)', [
+      key,
+      env('EXECUTOR_ID'),
+    ]);
+    process.stdout.write(`tool-started ${key}\n`);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const inserted = await pool.query(
+      'INSERT INTO effects (key, recipient) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
+      [key, to],
+    );
+    return { sent: to, first: inserted.rowCount === 1 };
+  },
+});
+
+const timeout = process.env.APPROVAL_TIMEOUT_SEC;
+const agent = defineDurableAgent({
+  name: 'mailer',
+  cycle: () => ({
+    provider: createOpenAICompatibleProvider({ baseURL: env('MODEL_URL'), apiKey: 'sk-test' }),
+    model: 'test',
+    retry: { maxRetries: 0 },
+    ...(process.env.STATE_SECRET === undefined ? {} : { stateSecret: process.env.STATE_SECRET }),
+  }),
+  registry: () => new ToolRegistry().register(sendEmail),
+  queue: { workerConcurrency: 10 },
+  ...(timeout === undefined ? {} : { approvalTimeoutSec: Number(timeout) }),
+});
+
+await pool.query('CREATE TABLE IF NOT EXISTS attempts (key text, executor text)');
+await pool.query('CREATE TABLE IF NOT EXISTS effects (key text PRIMARY KEY, recipient text)');
+DBOS.setConfig({
+  name: 'agcore-durable-test',
+  systemDatabaseUrl: databaseUrl,
+  executorID: env('EXECUTOR_ID'),
+  applicationVersion: 'agcore-test-1',
+  runAdminServer: false,
+  logLevel: 'error',
+});
+await DBOS.launch();
+await agent.registerQueue();
+process.stdout.write('ready\n');

@@ -1,0 +1,74 @@
+import type { ToolProgress } from '@agcore/tools-core';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCalls } from './tool-calls.js';
+import type { McpCaller } from './types.js';
+
+/** What the 2025-era leg needs from `serveTools`. */
+export interface LegacySetup {
+  readonly calls: ToolCalls;
+  readonly serverInfo: { readonly name: string; readonly version: string };
+  readonly listChanged: boolean;
+}
+
+/**
+ * A v1 SDK `Server` for one 2025-era request (the stateless idiom: no session, a fresh server and
+ * transport per request), with the `tools/list` and `tools/call` handlers.
+ */
+export function createLegacyServer(
+  setup: LegacySetup,
+  caller: McpCaller | undefined,
+  requestSignal: AbortSignal,
+): Server {
+  const server = new Server(
+    { name: setup.serverInfo.name, version: setup.serverInfo.version },
+    { capabilities: { tools: { listChanged: setup.listChanged } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: setup.calls.list() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const meta = request.params._meta as Record<string, unknown> | undefined;
+    const token = meta?.progressToken;
+    const progress =
+      typeof token === 'string' || typeof token === 'number'
+        ? (update: ToolProgress) => {
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, ...update },
+              })
+              .catch(() => undefined);
+          }
+        : undefined;
+    const outcome = await setup.calls.call({
+      name: request.params.name,
+      args: request.params.arguments ?? {},
+      meta,
+      signal: AbortSignal.any([requestSignal, extra.signal]),
+      caller,
+      progress,
+    });
+    if (outcome.kind === 'result') return outcome.result;
+    return setup.calls.errorResult(
+      'other',
+      `${request.params.name} asks for input ("${outcome.prompt}"), which needs MCP 2026-07-28 (input_required); this client speaks a 2025 revision: connect with protocol 2026-07-28 to answer it.`,
+    );
+  });
+  return server;
+}
+
+/** Serves one 2025-era request; resolves with its response (JSON or an SSE stream). */
+export async function serveLegacy(
+  setup: LegacySetup,
+  request: Request,
+  parsedBody: unknown,
+  caller: McpCaller | undefined,
+): Promise<Response> {
+  const server = createLegacyServer(setup, caller, request.signal);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  request.signal.addEventListener('abort', () => void server.close().catch(() => undefined), {
+    once: true,
+  });
+  return transport.handleRequest(request, { parsedBody });
+}

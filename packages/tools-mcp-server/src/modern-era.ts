@@ -1,0 +1,175 @@
+import type { ToolProgress } from '@agcore/tools-core';
+import {
+  type AuthInfo,
+  acceptedContent,
+  createMcpHandler,
+  inputRequired,
+  type McpHttpHandler,
+  Server,
+  type ServerContext,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server';
+import { RequestStateSeal, type SealedCall } from './request-state.js';
+import type { CallRequest, ToolCalls } from './tool-calls.js';
+import type { ListCacheHint, McpCaller } from './types.js';
+
+/** What the 2026-07-28 leg needs from `serveTools`. */
+export interface ModernSetup {
+  readonly calls: ToolCalls;
+  readonly serverInfo: { readonly name: string; readonly version: string };
+  readonly eventBus: ServerEventBus | undefined;
+  readonly listCache: ListCacheHint | undefined;
+  readonly maxRequestBodyBytes: number;
+  readonly requestStateKey: string | Uint8Array | undefined;
+  readonly requestStateTtlMs: number;
+}
+
+/** The elicitation field a tool's question is answered in. */
+const answerKey = 'answer';
+
+/** The v2 SDK's handler for 2026-07-28 traffic: a fresh `Server` per request. */
+export function createModernHandler(setup: ModernSetup): McpHttpHandler {
+  const seal =
+    setup.requestStateKey === undefined
+      ? undefined
+      : new RequestStateSeal(setup.requestStateKey, setup.requestStateTtlMs);
+  const cacheHint = {
+    ttlMs: setup.listCache?.ttlMs ?? 0,
+    cacheScope: setup.listCache?.cacheScope ?? 'private',
+  } as const;
+  const factory = () => {
+    const server = new Server(
+      { name: setup.serverInfo.name, version: setup.serverInfo.version },
+      {
+        capabilities: { tools: { listChanged: setup.eventBus !== undefined } },
+        cacheHints: { 'tools/list': cacheHint },
+      },
+    );
+    server.setRequestHandler('tools/list', () => ({ tools: setup.calls.list() }));
+    server.setRequestHandler('tools/call', (request, context) =>
+      callTool(setup, seal, request.params, context),
+    );
+    return server;
+  };
+  return createMcpHandler(factory, {
+    legacy: 'reject',
+    maxRequestBodySize: setup.maxRequestBodyBytes,
+    ...(setup.eventBus === undefined ? {} : { bus: setup.eventBus }),
+  });
+}
+
+/** The caller as `serveTools` hands it to the v2 handler, inside `AuthInfo`. */
+export function callerAuthInfo(caller: McpCaller | undefined): AuthInfo | undefined {
+  if (caller === undefined) return undefined;
+  return { token: '', clientId: caller.id, scopes: [...(caller.scopes ?? [])], extra: { caller } };
+}
+
+function callerOf(context: ServerContext): McpCaller | undefined {
+  const caller = context.http?.authInfo?.extra?.caller;
+  return typeof caller === 'object' && caller !== null ? (caller as McpCaller) : undefined;
+}
+
+interface CallParams {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+  readonly _meta?: Record<string, unknown>;
+}
+
+async function callTool(
+  setup: ModernSetup,
+  seal: RequestStateSeal | undefined,
+  params: CallParams,
+  context: ServerContext,
+) {
+  const caller = callerOf(context);
+  const args = params.arguments ?? {};
+  const meta = { ...(params._meta ?? {}), ...(context.mcpReq._meta ?? {}) } as Record<
+    string,
+    unknown
+  >;
+  const request: CallRequest = {
+    name: params.name,
+    args,
+    meta,
+    signal: context.mcpReq.signal,
+    caller,
+    progress: progressOf(meta, context),
+  };
+  const echoed = context.mcpReq.requestState<string>();
+  if (typeof echoed === 'string') {
+    if (seal === undefined)
+      return setup.calls.errorResult(
+        'invalid_arguments',
+        'This server seals no request state: the echoed requestState is refused.',
+      );
+    const opened = await seal.open(echoed, { toolName: params.name, args, callerId: caller?.id });
+    if (!opened.ok)
+      return setup.calls.errorResult(
+        'invalid_arguments',
+        `The echoed requestState of ${params.name} is refused: ${opened.reason}.`,
+      );
+    const answer = acceptedContent(context.mcpReq.inputResponses, answerKey)?.[answerKey];
+    if (answer === undefined)
+      return setup.calls.errorResult(
+        'denied',
+        `The question of ${params.name} was declined or not answered; the call did not run again.`,
+      );
+    return finish(setup, seal, { ...request, input: inputOf(answer, opened.call) });
+  }
+  return finish(setup, seal, request);
+}
+
+async function finish(
+  setup: ModernSetup,
+  seal: RequestStateSeal | undefined,
+  request: CallRequest,
+) {
+  const outcome = await setup.calls.call(request);
+  if (outcome.kind === 'result') return outcome.result;
+  if (seal === undefined) {
+    return setup.calls.errorResult(
+      'other',
+      `${request.name} asks for input ("${outcome.prompt}"), but this server has no requestStateKey to seal the question with: pass serveTools(registry, { requestStateKey }) to answer input_required.`,
+    );
+  }
+  const state = await seal.seal({
+    toolName: request.name,
+    args: request.args,
+    callerId: request.caller?.id,
+    ...(outcome.data === undefined ? {} : { data: outcome.data }),
+  });
+  return inputRequired({
+    inputRequests: {
+      [answerKey]: inputRequired.elicit({
+        message: outcome.prompt,
+        requestedSchema: {
+          type: 'object',
+          properties: { [answerKey]: { type: 'string', description: outcome.prompt } },
+          required: [answerKey],
+        },
+      }),
+    },
+    requestState: state,
+  });
+}
+
+function inputOf(answer: unknown, call: SealedCall) {
+  const value =
+    typeof answer === 'string' || typeof answer === 'number' || typeof answer === 'boolean'
+      ? answer
+      : String(answer);
+  return { value, ...(call.data === undefined ? {} : { data: call.data }) };
+}
+
+function progressOf(
+  meta: Record<string, unknown>,
+  context: ServerContext,
+): ((update: ToolProgress) => void) | undefined {
+  const token = meta.progressToken;
+  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
+  return (update) => {
+    void context.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken: token, ...update } })
+      .catch(() => undefined);
+  };
+}

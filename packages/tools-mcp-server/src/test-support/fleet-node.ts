@@ -1,0 +1,69 @@
+// One process of the fleet test: serves a registry whose `write_once` tool writes an O_EXCL file
+// per idempotency key (a side effect that must happen once), and whose `slow` tool records an
+// abort in a file. Args: port, directory. Prints "ready" on stdout when listening.
+import { open, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defineTool, type JsonValue } from '@agcore/tools-core';
+import { ToolRegistry } from '@agcore/tools-registry';
+import { type IdempotencyStore, serveTools } from '../index.js';
+
+const [portText = '0', directory = '.'] = process.argv.slice(2);
+
+/** A store shared by the fleet's processes: one file per key in `directory`. */
+const store: IdempotencyStore = {
+  get: async (key) => {
+    try {
+      return JSON.parse(
+        await readFile(join(directory, `store-${encodeURIComponent(key)}.json`), 'utf8'),
+      ) as JsonValue;
+    } catch {
+      return undefined;
+    }
+  },
+  set: (key, value) =>
+    writeFile(join(directory, `store-${encodeURIComponent(key)}.json`), JSON.stringify(value)),
+};
+
+const registry = new ToolRegistry({ timeoutMs: 30_000 });
+registry.register(
+  defineTool({
+    name: 'write_once',
+    description: 'Writes one file per idempotency key',
+    parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+    execute: async ({ n }, context) => {
+      const key = context.idempotencyKey ?? `none-${n}`;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      try {
+        const file = await open(join(directory, `effect-${encodeURIComponent(key)}`), 'wx');
+        await file.writeFile(String(process.pid));
+        await file.close();
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      }
+      return { n, pid: process.pid };
+    },
+  }),
+);
+registry.register(
+  defineTool({
+    name: 'slow',
+    description: 'Waits until aborted, and says so in a file',
+    parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    execute: ({ id }, context) =>
+      new Promise((_resolve, reject) => {
+        void writeFile(join(directory, `started-${id}`), '');
+        context.signal.addEventListener('abort', () => {
+          void writeFile(join(directory, `aborted-${id}`), String(process.pid)).finally(() =>
+            reject(context.signal.reason),
+          );
+        });
+      }),
+  }),
+);
+
+const served = serveTools(registry, {
+  idempotencyStore: store,
+  allowedHosts: ['127.0.0.1', 'localhost'],
+});
+await served.listen({ port: Number(portText) });
+process.stdout.write('ready\n');

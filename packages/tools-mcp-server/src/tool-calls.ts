@@ -1,0 +1,198 @@
+import {
+  createRedactor,
+  createToolContext,
+  describeThrown,
+  type JsonValue,
+  type Redactor,
+  type ToolContext,
+  type ToolErrorCode,
+  type ToolInputAnswer,
+  type ToolProgress,
+  truncateUtf8,
+} from '@agcore/tools-core';
+import type { ToolRegistry } from '@agcore/tools-registry';
+import { withCallerTrace } from './caller-trace.js';
+import type { ApprovalPolicy, McpCaller, ServeToolsOptions } from './types.js';
+
+/** The result `_meta` key carrying a failed call's `ToolError` code (see README). */
+export const errorCodeMetaKey = 'dev.agcore/errorCode';
+/** The request `_meta` key a client puts `context.idempotencyKey` in (see README). */
+export const idempotencyKeyMetaKey = 'dev.agcore/idempotencyKey';
+
+const maxMessageBytes = 8192;
+const maxIdempotencyKeyLength = 512;
+
+/** A `tools/call` result as both SDK eras take it. */
+export interface ToolCallResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** One call as an era's handler read it off the wire. */
+export interface CallRequest {
+  readonly name: string;
+  readonly args: unknown;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly signal: AbortSignal;
+  readonly caller: McpCaller | undefined;
+  readonly progress: ((update: ToolProgress) => void) | undefined;
+  readonly input?: ToolInputAnswer;
+}
+
+/** What a call came to: a result for the wire, or a tool that asks a person. */
+export type CallOutcome =
+  | { readonly kind: 'result'; readonly result: ToolCallResult }
+  | { readonly kind: 'awaiting_input'; readonly prompt: string; readonly data?: JsonValue };
+
+/** The context `serveTools` hands the registry: `ToolContext` plus the caller. */
+type ServedContext = Partial<ToolContext> & { caller?: McpCaller };
+
+/** Runs `tools/call` for both eras: approval, idempotency, `registry.invoke`, error mapping. */
+export class ToolCalls {
+  readonly #registry: ToolRegistry;
+  readonly #options: ServeToolsOptions;
+  readonly #redact: Redactor | undefined;
+
+  constructor(registry: ToolRegistry, options: ServeToolsOptions) {
+    this.#registry = registry;
+    this.#options = options;
+    this.#redact = options.secrets === undefined ? undefined : createRedactor(options.secrets);
+  }
+
+  /** Every registered tool, as `tools/list` lists it. */
+  list(): {
+    name: string;
+    description: string;
+    inputSchema: { type: 'object'; [key: string]: unknown };
+  }[] {
+    return this.#registry.definitions().map(({ function: tool }) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: { ...(tool.parameters as Record<string, unknown>), type: 'object' as const },
+    }));
+  }
+
+  /** Runs one call; never rejects. */
+  async call(request: CallRequest): Promise<CallOutcome> {
+    try {
+      return await this.#call(request);
+    } catch (error) {
+      return this.#failure('other', `Serving ${request.name} failed: ${describeThrown(error)}`);
+    }
+  }
+
+  async #call(request: CallRequest): Promise<CallOutcome> {
+    const refusal = await this.#approvalRefusal(request);
+    if (refusal !== undefined) return this.#failure('denied', refusal);
+    const key = readIdempotencyKey(request.meta);
+    const storeKey = key === undefined ? undefined : scopedKey(request, key);
+    const store = this.#options.idempotencyStore;
+    if (store !== undefined && storeKey !== undefined) {
+      const stored = await store.get(storeKey);
+      if (stored !== undefined) return { kind: 'result', result: success(stored) };
+    }
+    const context: ServedContext = {
+      ...(key === undefined ? {} : { idempotencyKey: key }),
+      ...(request.caller === undefined ? {} : { caller: request.caller }),
+      ...(request.progress === undefined ? {} : { progress: request.progress }),
+      ...(request.input === undefined ? {} : { input: request.input }),
+      ...traceIdOf(request.meta),
+    };
+    const { output } = await withCallerTrace(request.meta, () =>
+      this.#registry.invoke(request.name, request.args, { signal: request.signal, context }),
+    );
+    if (output.ok) {
+      if (store !== undefined && storeKey !== undefined) await store.set(storeKey, output.value);
+      return { kind: 'result', result: success(output.value) };
+    }
+    if (output.awaitingInput !== undefined) {
+      const { prompt, data } = output.awaitingInput;
+      return { kind: 'awaiting_input', prompt, ...(data === undefined ? {} : { data }) };
+    }
+    return this.#failure(output.error.code, output.error.message);
+  }
+
+  /** Why a `needsApproval` call may not run, or `undefined` when it may. */
+  async #approvalRefusal(request: CallRequest): Promise<string | undefined> {
+    const tool = this.#registry.get(request.name);
+    if (tool === undefined || tool.needsApproval === undefined || tool.needsApproval === false)
+      return undefined;
+    // An invalid call is refused by `invoke` with its own code, and needsApproval reads valid args.
+    if (this.#registry.checkCall(request.name, request.args) !== undefined) return undefined;
+    const approval: ApprovalPolicy | undefined = this.#options.approval;
+    try {
+      if (typeof tool.needsApproval === 'function') {
+        const needed = await tool.needsApproval(request.args as never, contextForApproval(request));
+        if (needed !== true) return undefined;
+      }
+      if (approval === undefined) {
+        return `${request.name} needs approval, and this server has no approval policy: pass serveTools(registry, { approval }) to decide such calls on the server.`;
+      }
+      const approved = await approval({
+        toolName: request.name,
+        args: request.args as JsonValue,
+        ...(request.caller === undefined ? {} : { caller: request.caller }),
+      });
+      return approved === true
+        ? undefined
+        : `The server's approval policy refused this call of ${request.name}.`;
+    } catch (error) {
+      return `The approval of ${request.name} failed, so the call was refused: ${describeThrown(error)}`;
+    }
+  }
+
+  /** An error result: the code in `_meta`, the message scrubbed and bounded. */
+  #failure(code: ToolErrorCode, message: string): CallOutcome {
+    return { kind: 'result', result: this.errorResult(code, message) };
+  }
+
+  /** An error result for `code`, with a scrubbed message. */
+  errorResult(code: ToolErrorCode, message: string): ToolCallResult {
+    const redacted = this.#redact === undefined ? message : this.#redact(message);
+    return {
+      content: [{ type: 'text', text: truncateUtf8(redacted, maxMessageBytes).text }],
+      isError: true,
+      _meta: { [errorCodeMetaKey]: code },
+    };
+  }
+}
+
+function success(value: JsonValue): ToolCallResult {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const structured =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? { structuredContent: value }
+      : {};
+  return { content: [{ type: 'text', text }], ...structured };
+}
+
+function readIdempotencyKey(
+  meta: Readonly<Record<string, unknown>> | undefined,
+): string | undefined {
+  const key = meta?.[idempotencyKeyMetaKey];
+  return typeof key === 'string' && key.length > 0 && key.length <= maxIdempotencyKeyLength
+    ? key
+    : undefined;
+}
+
+/** A key per caller and tool: one caller's key never answers another's call. */
+function scopedKey(request: CallRequest, key: string): string {
+  return JSON.stringify([request.caller?.id ?? null, request.name, key]);
+}
+
+const traceparentPattern = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** The caller's trace id from a W3C `traceparent` in `_meta`, as `context.traceId`. */
+function traceIdOf(meta: Readonly<Record<string, unknown>> | undefined): { traceId?: string } {
+  const traceparent = meta?.traceparent;
+  if (typeof traceparent !== 'string') return {};
+  const match = traceparentPattern.exec(traceparent);
+  return match?.[1] === undefined ? {} : { traceId: match[1] };
+}
+
+function contextForApproval(request: CallRequest): ToolContext {
+  return createToolContext({ signal: request.signal, ...traceIdOf(request.meta) });
+}

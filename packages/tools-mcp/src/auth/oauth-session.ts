@@ -1,0 +1,234 @@
+import { authorizeWithCode } from './authorization-code.js';
+import { type Discovery, discover } from './discovery.js';
+import { type AuthScope, authFailed } from './errors.js';
+import { resolveClient } from './registration.js';
+import { type OAuthClient, requestTokens, type TokenRequestContext } from './token-requests.js';
+import { createMemoryTokenStore } from './token-store.js';
+import type {
+  McpAuthorizationCodeAuth,
+  McpClientCredentialsAuth,
+  McpFetch,
+  McpTokenKey,
+  McpTokenStore,
+  McpTokens,
+} from './types.js';
+import { type BearerChallenge, parseBearerChallenge } from './www-authenticate.js';
+
+/** The longest a token is refreshed before it expires. */
+const maxRefreshSkewMs = 30_000;
+
+/**
+ * The OAuth state of one `auth` and one server, shared by all its connections: discovery,
+ * the client, the tokens (kept in the token store), refresh and step-up. Token acquisition
+ * runs one at a time, so concurrent 401s renew once.
+ */
+export class OAuthSession {
+  private discovery: Discovery | undefined;
+  private client: OAuthClient | undefined;
+  private tokens: McpTokens | undefined;
+  private refreshAt = Number.POSITIVE_INFINITY;
+  private loaded = false;
+  private scopes: string | undefined;
+  private renewal: Promise<McpTokens> | undefined;
+  private readonly store: McpTokenStore;
+  private readonly key: McpTokenKey;
+
+  constructor(
+    private readonly auth: McpClientCredentialsAuth | McpAuthorizationCodeAuth,
+    private readonly serverUrl: URL,
+    private readonly baseFetch: McpFetch,
+    private readonly scope: AuthScope,
+  ) {
+    this.store = auth.tokenStore ?? createMemoryTokenStore();
+    this.key = {
+      serverUrl: `${serverUrl.origin}${serverUrl.pathname}`,
+      clientId: auth.clientId ?? 'dynamic',
+    };
+    this.scopes = auth.scope;
+  }
+
+  /** The `fetch` the transport uses: bearer on, one renewal on a 401, one step-up on a 403. */
+  readonly fetch: McpFetch = async (input, init) => {
+    let tokens = await this.usableTokens();
+    let response = await this.send(input, init, tokens);
+    if (response.status === 401) {
+      const challenge = await challengeOf(response);
+      tokens = await this.renew(tokens, challenge);
+      response = await this.send(input, init, tokens);
+      if (response.status === 401) {
+        throw authFailed(
+          this.scope,
+          'the server refused a freshly issued access token',
+          await challengeOf(response),
+          'Check that the authorization server issues tokens for this resource.',
+        );
+      }
+    }
+    if (response.status === 403) {
+      const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+      if (challenge.error !== 'insufficient_scope') return response;
+      await response.body?.cancel();
+      tokens = await this.stepUp(tokens, challenge);
+      response = await this.send(input, init, tokens);
+      if (response.status === 403) {
+        throw authFailed(
+          this.scope,
+          `the server still refuses after asking for the scope '${this.scopes ?? ''}'`,
+          await challengeOf(response),
+        );
+      }
+    }
+    return response;
+  };
+
+  private send(
+    input: string | URL,
+    init: RequestInit | undefined,
+    tokens: McpTokens | undefined,
+  ): Promise<Response> {
+    const headers = new Headers(init?.headers);
+    if (tokens !== undefined) headers.set('authorization', `Bearer ${tokens.accessToken}`);
+    return this.baseFetch(input, { ...init, headers });
+  }
+
+  /** The tokens to send: from memory or the store, refreshed when they are about to expire. */
+  private async usableTokens(): Promise<McpTokens | undefined> {
+    if (!this.loaded) {
+      this.loaded = true;
+      const stored = await this.store.get(this.key);
+      if (stored !== undefined) this.keep(stored, maxRefreshSkewMs);
+    }
+    const tokens = this.tokens;
+    if (tokens === undefined || Date.now() < this.refreshAt) return tokens;
+    return this.renew(tokens, {});
+  }
+
+  /** New tokens after `rejected` was refused or expired: refresh once, else a new grant. */
+  private async renew(
+    rejected: McpTokens | undefined,
+    challenge: BearerChallenge,
+  ): Promise<McpTokens> {
+    await this.settled();
+    // Another request renewed them meanwhile (a refresh token is good for one use).
+    if (this.tokens !== undefined && this.tokens !== rejected) return this.tokens;
+    return this.oneAtATime(async () => {
+      const context = await this.context(challenge);
+      if (rejected?.refreshToken !== undefined) {
+        const refreshed = await requestTokens(
+          { grant_type: 'refresh_token', refresh_token: rejected.refreshToken },
+          context,
+          'the refresh token',
+        ).catch(() => undefined);
+        if (refreshed !== undefined) {
+          return refreshed.refreshToken === undefined
+            ? { ...refreshed, refreshToken: rejected.refreshToken }
+            : refreshed;
+        }
+        await this.store.delete(this.key);
+      }
+      return this.grant(context, this.scopes ?? challenge.scope ?? this.discovery?.scopesSupported);
+    });
+  }
+
+  /** New tokens with the scope a 403 `insufficient_scope` names added (once per request). */
+  private async stepUp(
+    current: McpTokens | undefined,
+    challenge: BearerChallenge,
+  ): Promise<McpTokens> {
+    await this.settled();
+    if (this.tokens !== undefined && this.tokens !== current) return this.tokens;
+    const wanted = new Set([
+      ...(this.scopes ?? current?.scope ?? '').split(' '),
+      ...(challenge.scope ?? '').split(' '),
+    ]);
+    wanted.delete('');
+    this.scopes = [...wanted].join(' ');
+    return this.oneAtATime(async () => this.grant(await this.context(challenge), this.scopes));
+  }
+
+  private async grant(context: SessionContext, scopes: string | undefined): Promise<McpTokens> {
+    const auth = this.auth;
+    if (auth.type === 'client_credentials') {
+      return requestTokens(
+        { grant_type: 'client_credentials', scope: scopes },
+        context,
+        'the client credentials',
+      );
+    }
+    return authorizeWithCode(auth, context.discovery, context, scopes);
+  }
+
+  /** Waits for the renewal in flight, whatever its outcome (its own request reports that). */
+  private async settled(): Promise<void> {
+    while (this.renewal !== undefined) await this.renewal.catch(() => undefined);
+  }
+
+  /**
+   * Starts a renewal; called right after `settled()` with no await between, so that one runs
+   * at a time and the others reuse its tokens.
+   */
+  private oneAtATime(obtain: () => Promise<McpTokens>): Promise<McpTokens> {
+    const renewal = (async () => {
+      const tokens = await obtain();
+      this.keep(tokens, undefined);
+      await this.store.set(this.key, tokens);
+      return tokens;
+    })();
+    this.renewal = renewal;
+    const clear = (): void => {
+      if (this.renewal === renewal) this.renewal = undefined;
+    };
+    renewal.then(clear, clear);
+    return renewal;
+  }
+
+  private keep(tokens: McpTokens, skewMs: number | undefined): void {
+    this.tokens = tokens;
+    this.scope.secrets.add(tokens.accessToken);
+    this.scope.secrets.add(tokens.refreshToken);
+    if (tokens.expiresAt === undefined) {
+      this.refreshAt = Number.POSITIVE_INFINITY;
+      return;
+    }
+    const lifetime = tokens.expiresAt - Date.now();
+    this.refreshAt =
+      tokens.expiresAt - (skewMs ?? Math.min(maxRefreshSkewMs, Math.max(0, lifetime) / 2));
+  }
+
+  private async context(challenge: BearerChallenge): Promise<SessionContext> {
+    this.discovery ??= await discover(
+      this.serverUrl,
+      challenge.resourceMetadata,
+      this.baseFetch,
+      this.scope,
+    );
+    const discovery = this.discovery;
+    if (this.client === undefined) {
+      const auth = this.auth;
+      this.client =
+        auth.type === 'client_credentials'
+          ? {
+              clientId: auth.clientId,
+              ...(auth.clientSecret === undefined ? {} : { clientSecret: auth.clientSecret }),
+              ...(auth.privateKeyJwt === undefined ? {} : { privateKeyJwt: auth.privateKeyJwt }),
+            }
+          : await resolveClient(auth, discovery.server, this.baseFetch, this.scope);
+    }
+    return {
+      discovery,
+      server: discovery.server,
+      client: this.client,
+      resource: discovery.resource,
+      fetch: this.baseFetch,
+      scope: this.scope,
+    };
+  }
+}
+
+type SessionContext = TokenRequestContext & { readonly discovery: Discovery };
+
+/** The Bearer challenge of a refusal; its body is dropped. */
+async function challengeOf(response: Response): Promise<BearerChallenge> {
+  await response.body?.cancel().catch(() => undefined);
+  return parseBearerChallenge(response.headers.get('www-authenticate'));
+}
