@@ -35,7 +35,7 @@ async function loadModern(serverName: string, protocol: string): Promise<ModernM
     throw new McpToolError(
       'mcp_error',
       missing
-        ? `MCP server '${serverName}': protocol: '${protocol}' runs on the v2 MCP SDK, which is not installed. Install it with 'npm install @modelcontextprotocol/client@~2.4.0' (an optional peer dependency of @agcore/tools-mcp), or use protocol: 'legacy'.`
+        ? `MCP server '${serverName}': protocol: '${protocol}' runs on the v2 MCP SDK, which is not installed. Install it with 'npm install @modelcontextprotocol/client@^2.4.0' (an optional peer dependency of @agcore/tools-mcp), or use protocol: 'legacy'.`
         : `MCP server '${serverName}': the v2 MCP SDK (@modelcontextprotocol/client) could not be loaded for protocol: '${protocol}': ${error instanceof Error ? error.message : String(error)}`,
       { serverName, cause: error },
     );

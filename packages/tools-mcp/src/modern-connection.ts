@@ -2,15 +2,14 @@
 // speaks 2026-07-28 (and, with `protocol: 'auto'`, falls back to 2025-11-25). This module is
 // only ever loaded with `import()` (see `engine-loader.ts`): the v2 SDK is an optional peer.
 import { redactError, settleWithin } from '@agcore/tools-core';
-import {
+import type * as V2Client from '@modelcontextprotocol/client';
+import type {
   Client,
-  ProtocolError,
-  type RequestOptions,
-  SdkError,
-  SdkErrorCode,
+  RequestOptions,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type * as V2Stdio from '@modelcontextprotocol/client/stdio';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createAuthFetch } from './auth/auth-fetch.js';
 import type { RawCallResult } from './call-result.js';
@@ -28,6 +27,13 @@ import { McpToolError } from './mcp-tool-error.js';
 import { deliverProgressBeforeResponses } from './progress-order.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import { ResponseStreams, streamCutResponse } from './stream-cut.js';
+
+// The v2 SDK is an optional peer: its specifier is computed so that a bundler of an application
+// that does not install it leaves the import alone (the modern engine then loads it from
+// node_modules at run time, and a missing SDK fails this module's import, see engine-loader.ts).
+const v2Client: string = '@modelcontextprotocol/client';
+const v2: typeof V2Client = await import(/* @vite-ignore */ v2Client);
+const v2Stdio: typeof V2Stdio = await import(/* @vite-ignore */ `${v2Client}/stdio`);
 
 type ModernTransport = StreamableHTTPClientTransport | StdioClientTransport;
 type ToolDefinition = NonNullable<NonNullable<Parameters<Client['callTool']>[1]>['toolDefinition']>;
@@ -52,7 +58,7 @@ export class ModernConnection implements EngineConnection {
     readonly transport: ModernTransport,
     private readonly events: ConnectionEvents,
   ) {
-    this.stdio = transport instanceof StdioClientTransport ? transport : undefined;
+    this.stdio = transport instanceof v2Stdio.StdioClientTransport ? transport : undefined;
     this.stderr = new StderrBuffer(settings.stderrLimitBytes);
     this.stdio?.stderr?.on('data', (chunk: Buffer | string) => {
       const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
@@ -60,7 +66,7 @@ export class ModernConnection implements EngineConnection {
       settings.onStderr?.(text);
     });
     const handler = settings.onElicitation;
-    this.sdk = new Client(settings.clientInfo, {
+    this.sdk = new v2.Client(settings.clientInfo, {
       capabilities: elicitationCapabilities(handler),
       versionNegotiation: {
         mode: settings.protocol === 'auto' ? 'auto' : { pin: '2026-07-28' },
@@ -239,7 +245,7 @@ export class ModernConnection implements EngineConnection {
     const grace = this.settings.closeGraceMs;
     // A 2025-11-25 session over HTTP ends with DELETE, as on the legacy engine.
     const http =
-      this.transport instanceof StreamableHTTPClientTransport ? this.transport : undefined;
+      this.transport instanceof v2.StreamableHTTPClientTransport ? this.transport : undefined;
     if (http?.sessionId !== undefined) await settleWithin(http.terminateSession(), grace);
     await settleWithin(this.sdk.close(), grace * 3);
   }
@@ -269,7 +275,7 @@ function createModernTransport(
 ): ModernTransport {
   const config = settings.transport;
   if (config.type === 'stdio') {
-    return new StdioClientTransport({
+    return new v2Stdio.StdioClientTransport({
       command: config.command,
       args: [...(config.args ?? [])],
       ...(config.env === undefined ? {} : { env: { ...config.env } }),
@@ -285,7 +291,7 @@ function createModernTransport(
     );
   }
   const url = new URL(String(config.url));
-  return new StreamableHTTPClientTransport(url, {
+  return new v2.StreamableHTTPClientTransport(url, {
     ...(config.headers === undefined ? {} : { requestInit: { headers: { ...config.headers } } }),
     // The same OAuth fetch as the legacy engine's, over the stream-cut watcher.
     fetch: createAuthFetch(config.auth, { serverName: settings.serverName, serverUrl: url, fetch }),
@@ -297,16 +303,16 @@ function createModernTransport(
  * closed connection, a JSON-RPC error. Anything else goes through as it is.
  */
 function asLegacyError(error: unknown): unknown {
-  if (error instanceof SdkError) {
-    if (error.code === SdkErrorCode.RequestTimeout) {
+  if (error instanceof v2.SdkError) {
+    if (error.code === v2.SdkErrorCode.RequestTimeout) {
       return new McpError(ErrorCode.RequestTimeout, error.message, error.data);
     }
-    if (error.code === SdkErrorCode.ConnectionClosed) {
+    if (error.code === v2.SdkErrorCode.ConnectionClosed) {
       return new McpError(ErrorCode.ConnectionClosed, error.message, error.data);
     }
     return error;
   }
-  if (error instanceof ProtocolError) return new McpError(error.code, error.message, error.data);
+  if (error instanceof v2.ProtocolError) return new McpError(error.code, error.message, error.data);
   return error;
 }
 

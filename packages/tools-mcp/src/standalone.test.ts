@@ -168,7 +168,7 @@ describe('@modelcontextprotocol/client (the v2 SDK), an optional peer dependency
     expect(result.code, result.stderr).toBe(0);
     const error = JSON.parse(result.stdout) as { code: string; message: string };
     expect(error.code).toBe('mcp_error');
-    expect(error.message).toContain('npm install @modelcontextprotocol/client@~2.4.0');
+    expect(error.message).toContain('npm install @modelcontextprotocol/client@^2.4.0');
   });
 
   it('is an optional peer dependency, not a dependency', async () => {
