@@ -34,6 +34,7 @@ export type {
   AssistantMessage,
   ChatMessage,
   ContentPart,
+  ProviderState,
   SystemMessage,
   ToolCall,
   ToolMessage,

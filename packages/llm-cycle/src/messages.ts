@@ -2,6 +2,7 @@
  * Chat messages in the OpenAI Chat Completions wire shape, so a history can be sent as is and
  * read by anyone who knows that API.
  */
+import type { JsonValue } from '@agcore/tools-core';
 
 /** A part of a user message's content (text or an image by URL). */
 export type ContentPart =
@@ -44,6 +45,21 @@ export interface AssistantMessage {
   readonly refusal?: string | null;
   readonly name?: string;
   readonly reasoning_content?: string;
+  /**
+   * What a native provider must send back exactly on the next turn (an Anthropic `thinking`
+   * block with its `signature`, an OpenAI Responses reasoning item with its encrypted content),
+   * kept with the message it came with so that history, `RunState` and cassettes carry it. A
+   * provider reads only the state it wrote itself (`provider`) and ignores any other.
+   */
+  readonly provider_state?: ProviderState;
+}
+
+/** A native provider's own items of one assistant message, as JSON, in wire order. */
+export interface ProviderState {
+  /** The provider that wrote it: `'anthropic'` or `'openai-responses'`. */
+  readonly provider: string;
+  /** Its wire items, unchanged (JSON values only, so a `RunState` can carry them). */
+  readonly items: readonly JsonValue[];
 }
 
 /** The result of one tool call, sent back to the model. */

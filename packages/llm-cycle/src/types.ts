@@ -22,6 +22,12 @@ export interface Usage {
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly totalTokens: number;
+  /** Prompt tokens read from the provider's prompt cache, when it reports them. */
+  readonly cacheReadTokens?: number;
+  /** Prompt tokens written to the provider's prompt cache, when it reports them. */
+  readonly cacheWriteTokens?: number;
+  /** Completion tokens spent on reasoning, when the provider reports them. */
+  readonly reasoningTokens?: number;
 }
 
 /**
