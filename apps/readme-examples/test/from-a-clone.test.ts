@@ -148,8 +148,8 @@ it('packs every package, installs the tarballs with npm elsewhere, and a README 
 it('installs with pnpm as pack:all says: the overrides block in pnpm-workspace.yaml, then pnpm add', () => {
   const overrides = block('pnpm:');
   expect(overrides[0]).toBe('overrides:');
-  // tools-core, tools-permission and tools-registry: the tarballs the others depend on.
-  expect(overrides.slice(1)).toHaveLength(3);
+  // tools-core, tools-permission, tools-registry and llm-cycle: the tarballs the others depend on.
+  expect(overrides.slice(1)).toHaveLength(4);
   const dir = freshProject('pnpm');
   writeFileSync(path.join(dir, 'pnpm-workspace.yaml'), `${overrides.join('\n')}\n`);
   const command = thenCommand('pnpm:');
@@ -161,7 +161,7 @@ it('installs with pnpm as pack:all says: the overrides block in pnpm-workspace.y
 
 it('installs with yarn as pack:all says: the resolutions field in package.json, then yarn add', () => {
   const resolutions = JSON.parse(`{${block('yarn:').join('\n')}}`);
-  expect(Object.keys(resolutions.resolutions)).toHaveLength(3);
+  expect(Object.keys(resolutions.resolutions)).toHaveLength(4);
   const dir = freshProject('yarn', resolutions);
   const command = thenCommand('yarn:');
   expect(command.slice(0, 2)).toEqual(['yarn', 'add']);

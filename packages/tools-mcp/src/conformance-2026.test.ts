@@ -78,6 +78,12 @@ describe.skipIf(skip)(
         'http-standard-headers',
         'http-invalid-tool-headers',
         'json-schema-ref-no-deref',
+        'auth/metadata-default',
+        'auth/scope-step-up',
+        'auth/token-endpoint-auth-basic',
+        'auth/iss-wrong-issuer',
+        'auth/resource-mismatch',
+        'auth/client-credentials-basic',
       ]) {
         expect(output).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed\\n`));
       }
