@@ -28,7 +28,8 @@ const root = path.resolve(here, '../../..');
 const bin = (name: string) => path.join(here, '..', 'node_modules', '.bin', name);
 const work = mkdtempSync(path.join(tmpdir(), 'agcore-from-a-clone-'));
 const packed = path.join(work, 'packed');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Three installed projects: removing them takes a while on a loaded machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
 
 let said = '';
 beforeAll(() => {
@@ -235,13 +236,14 @@ it('arethetypeswrong finds no problem in any tarball (ESM only: require() of ESM
       ],
       {
         encoding: 'utf8',
-        timeout: 60_000,
+        // Type-checking seven tarballs is CPU work: generous limits for a loaded 2-core machine.
+        timeout: 240_000,
         env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
       },
     );
     expect(attw.status, `${tarball}\n${attw.stdout}${attw.stderr}`).toBe(0);
   }
-}, 120_000);
+}, 900_000);
 
 it('runtime dependencies are caret ranges, so a consumer on another minor shares one copy', () => {
   for (const tarball of readdirSync(packed).filter((name) => name.endsWith('.tgz'))) {
