@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { toolErrorCodes } from '@agcore/tools-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledServerEntry } from '../src/core/bundled-servers.js';
@@ -328,6 +329,55 @@ describe.skipIf(!suite.run)('the web page in Chromium: audit, model bodies, poli
     await page.reload();
     await expect.poll(() => page.getByLabel('read', { exact: true }).inputValue()).toBe('denied');
     await editPolicy(page, 'read', 'allowed');
+    await page.close();
+  });
+
+  it('a tool failing with each ToolError code: its card says failed, the code and the duration', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(web.url);
+    await page.locator('body[data-connected="true"]').waitFor({ timeout: 30_000 });
+    // The flows produce six of the codes for real (web-browser-run, web-browser-pause); the
+    // page's own timeline module is fed the stream events of a failure with every code.
+    await page.evaluate(
+      "import('/timeline.js').then((module) => { window.timelineModule = module; })",
+    );
+    await page.evaluate((codes: readonly string[]) => {
+      type View = { event(event: object): void };
+      const { RunView } = (
+        window as unknown as {
+          timelineModule: { RunView: new (container: Element, record: object) => View };
+        }
+      ).timelineModule;
+      const view = new RunView(document.getElementById('timeline') as Element, {
+        runId: 'codes',
+        flow: 'codes',
+      });
+      codes.forEach((code, index) => {
+        const call = { callId: `call-${code}`, toolName: 'failing_tool', input: { index } };
+        view.event({ type: 'tool_execution_started', ...call });
+        view.event({
+          type: 'tool_execution_completed',
+          ...call,
+          durationMs: 12 + index,
+          error: { code, message: `it failed with ${code}` },
+        });
+      });
+    }, toolErrorCodes);
+    for (const code of toolErrorCodes) {
+      const card = page.locator(`.run[data-run-id="codes"] .card[data-call-id="call-${code}"]`);
+      expect(await card.getAttribute('data-state')).toBe('failed');
+      expect(await card.getAttribute('data-code')).toBe(code);
+      expect(await card.locator('.state').textContent()).toMatch(
+        new RegExp(`^failed · ${code} · \\d+ ms$`),
+      );
+      expect(await card.locator('.error').textContent()).toContain(
+        `${code}: it failed with ${code}`,
+      );
+    }
+    expect(await page.locator('.run[data-run-id="codes"] .card').count()).toBe(
+      toolErrorCodes.length,
+    );
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.close();
   });
 });
