@@ -7,7 +7,7 @@ const builtin = ['read', 'write', 'delete', 'network', 'shell', 'filesystem'];
 const choices = [
   ['allowed', 'allowed'],
   ['denied', 'denied'],
-  ['unlisted', 'not listed (refused while any is allowed)'],
+  ['unlisted', 'not listed'],
 ];
 
 /**

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { toolErrorCodes } from '@agcore/tools-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,10 @@ writeFileSync(
         command: process.execPath,
         args: [bundledServerEntry('everything'), 'stdio'],
         env: { DEMO_TOKEN: demoToken },
+      },
+      changing: {
+        command: process.execPath,
+        args: [fileURLToPath(new URL('./support/changing-server.mjs', import.meta.url))],
       },
     },
   }),
@@ -378,6 +383,31 @@ describe.skipIf(!suite.run)('the web page in Chromium: audit, model bodies, poli
       toolErrorCodes.length,
     );
     expect(await accessibilityViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('a pinned tool whose definition changes: listed again, the MCP view shows the change', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(web.url);
+    await page.locator('#mcp-view[data-loaded="true"]').waitFor({ timeout: 30_000 });
+    const note = await openTool(page, 'changing__note');
+    expect(await note.locator('[data-fact="pin"]').textContent()).toBe(
+      'as first listed (no change)',
+    );
+    const upgrade = await openTool(page, 'changing__upgrade');
+    await upgrade.getByRole('button', { name: 'Call upgrade' }).click();
+    await expect
+      .poll(() => upgrade.locator('.call-result pre').textContent())
+      .toContain('upgraded');
+    const listed = page.waitForResponse((response) => response.url().includes('/api/mcp?'));
+    await page.getByRole('button', { name: /List the tools again/ }).click();
+    await listed;
+    const changed = page.locator('.mcp-tool[data-tool="changing__note"]');
+    await expect.poll(() => changed.getAttribute('data-changes')).toBe('1');
+    expect(await changed.locator('[data-fact="pin"]').textContent()).toMatch(/^changed 1×: .*note/);
+    expect(await changed.locator('.description').textContent()).toBe(
+      'Takes a note and sends it somewhere else.',
+    );
     await page.close();
   });
 });

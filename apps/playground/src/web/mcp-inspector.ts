@@ -1,5 +1,5 @@
 import { createRedactor, type JsonValue, type Redactor } from '@agcore/tools-core';
-import type { McpTool, McpWarning } from '@agcore/tools-mcp';
+import type { McpTool, McpToolInfo, McpWarning } from '@agcore/tools-mcp';
 import type { PermissionConfig } from '@agcore/tools-permission';
 import { auditSecrets } from '../core/audit-log.js';
 import { readMcpConfig } from '../core/mcp-config.js';
@@ -15,7 +15,10 @@ export interface InspectedTool {
   readonly parameters: JsonValue;
   /** The server's hints, as listed. */
   readonly annotations: JsonValue;
-  /** The permissions the registry checks (derived from the annotations, or configured). */
+  /**
+   * The permissions the registry checks (derived from the annotations when the tool was
+   * registered, or configured): a changed listing does not change them.
+   */
   readonly permissions: readonly string[];
   readonly permissionsFrom: 'annotations' | 'override';
   /** Whether the policy in force lets the tool run now. */
@@ -66,15 +69,23 @@ export class McpInspector {
    */
   async servers(): Promise<InspectedServer[]> {
     const session = await this.#open();
-    await Promise.allSettled(session.clients.map((client) => client.refreshTools()));
-    return session.clients.map((client) => ({
-      name: client.serverName,
-      ...(client.serverVersion === undefined ? {} : { version: client.serverVersion.version }),
-      tools: session.registry
-        .listTools()
-        .filter((name) => session.sources.get(name)?.source === client.serverName)
-        .map((name) => this.#describe(session, name)),
-    }));
+    const listings = await Promise.allSettled(
+      session.clients.map((client) => client.refreshTools()),
+    );
+    return session.clients.map((client, index) => {
+      const listing = listings[index];
+      const listed = new Map(
+        (listing?.status === 'fulfilled' ? listing.value : []).map((info) => [info.name, info]),
+      );
+      return {
+        name: client.serverName,
+        ...(client.serverVersion === undefined ? {} : { version: client.serverVersion.version }),
+        tools: session.registry
+          .listTools()
+          .filter((name) => session.sources.get(name)?.source === client.serverName)
+          .map((name) => this.#describe(session, name, listed)),
+      };
+    });
   }
 
   /** Calls `tool` with `args` through the session's registry (policy, schema, timeout). */
@@ -135,16 +146,22 @@ export class McpInspector {
     this.#changes.set(key, list);
   }
 
-  #describe(session: PlaygroundSession, name: string): InspectedTool {
+  /** A registered tool, its definition as the latest listing has it (the registered one if unlisted). */
+  #describe(
+    session: PlaygroundSession,
+    name: string,
+    listed: ReadonlyMap<string, McpToolInfo>,
+  ): InspectedTool {
     const tool = session.registry.get(name) as McpTool | undefined;
     const source = session.sources.get(name);
+    const info = listed.get(source?.mcpName ?? '');
     const permissions = session.permissionsOf(name);
     return {
       name,
       mcpName: source?.mcpName ?? name,
-      description: tool?.description ?? '',
-      parameters: (tool?.parameters ?? {}) as JsonValue,
-      annotations: (tool?.annotations ?? {}) as JsonValue,
+      description: info?.description ?? tool?.description ?? '',
+      parameters: (info?.inputSchema ?? tool?.parameters ?? {}) as JsonValue,
+      annotations: (info?.annotations ?? tool?.annotations ?? {}) as JsonValue,
       permissions,
       permissionsFrom: source?.permissionsFrom ?? 'annotations',
       allowed: session.checker.isAllowed(permissions),
