@@ -1,4 +1,7 @@
 // The page: follows the event stream, renders it, and sends the person's decisions.
+
+import { renderServers } from '/mcp.js';
+import { policyOfForm, showPolicy } from '/policy.js';
 import { element, formatDuration, RunView } from '/timeline.js';
 import { renderTrace } from '/trace.js';
 
@@ -118,6 +121,25 @@ function resetRunPanels() {
   $('trace').replaceChildren();
   $('trace-empty').hidden = false;
   $('saved').textContent = '';
+  $('audit').replaceChildren();
+  $('audit-count').textContent = '0';
+  $('audit-empty').hidden = false;
+}
+
+/** One audit line of the run (the JSON `--audit FILE` writes), newest last. */
+function showAudit(line) {
+  const item = element('li', 'audit-line');
+  item.append(element('code', null, line));
+  try {
+    const parsed = JSON.parse(line);
+    item.dataset.tool = parsed.tool;
+    item.dataset.outcome = parsed.outcome;
+  } catch {
+    // A line is JSON by construction; shown as it came otherwise.
+  }
+  $('audit').append(item);
+  $('audit-count').textContent = String($('audit').children.length);
+  $('audit-empty').hidden = true;
 }
 
 /** Applies one record of the stream (replayed in order after a reload). */
@@ -137,6 +159,16 @@ function apply(record) {
     }
     case 'event':
       view?.event(record.event);
+      return;
+    case 'model':
+      view?.model(record);
+      return;
+    case 'audit':
+      if (record.runId === state.runId) showAudit(record.line);
+      return;
+    case 'policy':
+      showPolicy(record.policyConfig, record.policy);
+      $('policy').textContent = `policy: ${record.policy}`;
       return;
     case 'run_paused':
       showWaiting(record.waiting);
@@ -167,6 +199,26 @@ function apply(record) {
   }
 }
 
+/** Lists the servers of --mcp-config (started on the first look) into the MCP view. */
+async function loadServers() {
+  $('mcp-status').textContent = 'Starting the servers of --mcp-config…';
+  const { servers } = await api('/api/mcp').catch((error) => {
+    $('mcp-status').textContent = `The MCP servers could not be listed: ${error.message}`;
+    throw error;
+  });
+  const call = (tool, args) =>
+    api('/api/mcp/call', { tool, arguments: args }).catch((error) => ({
+      ok: false,
+      code: 'request_refused',
+      message: error.message,
+      durationMs: 0,
+    }));
+  renderServers($('mcp-servers'), servers, call);
+  const tools = servers.reduce((sum, server) => sum + server.tools.length, 0);
+  $('mcp-status').textContent = `${servers.length} server(s), ${tools} tools.`;
+  $('mcp-view').dataset.loaded = 'true';
+}
+
 async function init() {
   const initial = await api('/api/state');
   const select = $('flow');
@@ -185,7 +237,22 @@ async function init() {
   describe();
   $('model').textContent = initial.model;
   $('policy').textContent = `policy: ${initial.policy}`;
+  showPolicy(initial.policyConfig, initial.policy);
   setStatus('idle', 'Pick a flow and press Start.');
+  $('policy-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    $('policy-saved').textContent = '';
+    api('/api/policy', policyOfForm())
+      .then((answer) => {
+        $('policy-saved').textContent = `applied: ${answer.policy}`;
+      })
+      .catch(() => {});
+  });
+  if (initial.mcp) {
+    $('mcp-refresh').hidden = false;
+    $('mcp-refresh').addEventListener('click', () => loadServers().catch(() => {}));
+    loadServers().catch(() => {});
+  }
   $('run-form').addEventListener('submit', (event) => {
     event.preventDefault();
     api('/api/run', { flow: select.value }).catch(() => {});

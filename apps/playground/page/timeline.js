@@ -97,6 +97,31 @@ export class RunView {
     }
   }
 
+  /** Shows a model request or its answer (redacted JSON) in the turn it belongs to. */
+  model(record) {
+    const turn = this.#openTurn();
+    if (!turn.exchange) {
+      turn.exchange = element('div', 'exchange');
+      turn.insertBefore(turn.exchange, turn.firstChild.nextSibling);
+    }
+    const names = {
+      request: 'model request',
+      response: 'model response',
+      failure: 'model failure',
+    };
+    const details = element('details', `model-${record.kind}`);
+    details.dataset.modelTurn = String(record.turn);
+    details.append(
+      element(
+        'summary',
+        null,
+        `${names[record.kind]} (turn ${record.turn}, ${record.body.length} characters)`,
+      ),
+      Object.assign(element('pre', 'model-body', record.body), { tabIndex: 0 }),
+    );
+    turn.exchange.append(details);
+  }
+
   #turnComplete(event) {
     this.text = undefined;
     if (event.reason === 'interrupted' || event.reason === 'stopped') {

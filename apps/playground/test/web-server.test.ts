@@ -97,4 +97,47 @@ describe('playground web: the server (no browser)', () => {
     expect(decide.status).toBe(409);
     expect((await raw(url, { path: `/api/state?token=${token}` })).status).toBe(200);
   });
+
+  it('the new routes: the MCP view without --mcp-config, hostile policy and call bodies', async () => {
+    const send = (path: string, body: unknown) =>
+      raw(url, {
+        path: `${path}?token=${token}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    for (const path of ['/policy.js', '/mcp.js']) {
+      expect((await raw(url, { path })).status, path).toBe(401);
+      expect((await raw(url, { path: `${path}?token=${token}` })).status, path).toBe(200);
+    }
+    expect((await raw(url, { path: '/api/mcp' })).status).toBe(401);
+    const mcp = await raw(url, { path: `/api/mcp?token=${token}` });
+    expect(mcp.status).toBe(409);
+    expect(JSON.parse(mcp.body).error).toContain('--mcp-config');
+    const call = await send('/api/mcp/call', { tool: 'run_shell', arguments: { command: 'id' } });
+    expect(call.status).toBe(409);
+    expect((await send('/api/mcp/call', { arguments: {} })).status).toBe(400);
+
+    const hostile: unknown[] = [
+      {},
+      { allowed: ['read'], denied: [], allowUnspecified: 'true' },
+      { allowed: ['READ'], denied: [], allowUnspecified: true },
+      { allowed: [{ toString: 'read' }], denied: [], allowUnspecified: true },
+      {
+        allowed: Array.from({ length: 65 }, (_, index) => `custom:p${index}`),
+        denied: [],
+        allowUnspecified: true,
+      },
+      { allowed: ['shell'], denied: ['shell'], allowUnspecified: true },
+    ];
+    for (const body of hostile) {
+      const answer = await send('/api/policy', body);
+      expect(answer.status, JSON.stringify(body).slice(0, 60)).toBe(400);
+      expect(typeof JSON.parse(answer.body).error).toBe('string');
+    }
+    const state = JSON.parse((await raw(url, { path: `/api/state?token=${token}` })).body);
+    // Nothing of it was applied: the launch's policy is still in force.
+    expect(state.policy).toMatch(/^allow read, network · deny delete, shell/);
+    expect(state.mcp).toBe(false);
+  });
 });

@@ -73,36 +73,7 @@ export class AuditLog {
 
   /** The line of one invocation (no newline). Never throws. */
   line(invocation: ToolInvocation, entry: ToolEntry | undefined): string {
-    const { output } = invocation;
-    const record = (args: JsonValue, result: JsonValue | undefined): Record<string, JsonValue> => ({
-      time: new Date().toISOString(),
-      tool: invocation.toolName,
-      ...(entry === undefined ? {} : { category: entry.category }),
-      callId: invocation.callId ?? null,
-      sessionId: invocation.sessionId ?? null,
-      traceId: invocation.traceId ?? null,
-      arguments: args,
-      outcome: output.ok ? 'ok' : output.awaitingInput !== undefined ? 'awaiting_input' : 'error',
-      ...(output.ok
-        ? { result: result ?? null }
-        : output.awaitingInput !== undefined
-          ? { question: this.#clean(output.awaitingInput) }
-          : { error: { code: output.error.code, message: this.#clean(output.error.message) } }),
-      durationMs: Math.round(invocation.durationMs * 1000) / 1000,
-    });
-    const args = this.#clean(invocation.input);
-    const result = output.ok ? this.#clean(output.value) : undefined;
-    let line = JSON.stringify(record(args, result));
-    if (line.length > maxLineLength) {
-      const cut = (value: JsonValue | undefined) => {
-        const text = JSON.stringify(value ?? null);
-        return text.length <= maxLineLength / 4
-          ? text
-          : `${text.slice(0, maxLineLength / 4)}…[${text.length - maxLineLength / 4} more characters]`;
-      };
-      line = JSON.stringify(record(cut(args), cut(result)));
-    }
-    return line;
+    return auditLine(invocation, entry, this.#redact);
   }
 
   /** Closes the file; resolves to why writing failed, if it did. Never rejects. */
@@ -116,10 +87,46 @@ export class AuditLog {
       this.#stream.once('error', () => resolve(this.#failure));
     });
   }
+}
 
-  #clean(value: unknown): JsonValue {
-    return redactStrings(toJsonPreview(value, previewLimits), this.#redact);
-  }
+/**
+ * The audit line of one invocation (no newline), every string redacted by `redact`: what
+ * `--audit FILE` writes and what the page shows. Never throws.
+ */
+export function auditLine(
+  invocation: ToolInvocation,
+  entry: ToolEntry | undefined,
+  redact: Redactor,
+): string {
+  const { output } = invocation;
+  const clean = (value: unknown) => redactStrings(toJsonPreview(value, previewLimits), redact);
+  const record = (args: JsonValue, result: JsonValue | undefined): Record<string, JsonValue> => ({
+    time: new Date().toISOString(),
+    tool: invocation.toolName,
+    ...(entry === undefined ? {} : { category: entry.category }),
+    callId: invocation.callId ?? null,
+    sessionId: invocation.sessionId ?? null,
+    traceId: invocation.traceId ?? null,
+    arguments: args,
+    outcome: output.ok ? 'ok' : output.awaitingInput !== undefined ? 'awaiting_input' : 'error',
+    ...(output.ok
+      ? { result: result ?? null }
+      : output.awaitingInput !== undefined
+        ? { question: clean(output.awaitingInput) }
+        : { error: { code: output.error.code, message: clean(output.error.message) } }),
+    durationMs: Math.round(invocation.durationMs * 1000) / 1000,
+  });
+  const args = clean(invocation.input);
+  const result = output.ok ? clean(output.value) : undefined;
+  const line = JSON.stringify(record(args, result));
+  if (line.length <= maxLineLength) return line;
+  const cut = (value: JsonValue | undefined) => {
+    const text = JSON.stringify(value ?? null);
+    return text.length <= maxLineLength / 4
+      ? text
+      : `${text.slice(0, maxLineLength / 4)}…[${text.length - maxLineLength / 4} more characters]`;
+  };
+  return JSON.stringify(record(cut(args), cut(result)));
 }
 
 function redactStrings(value: JsonValue, redact: Redactor): JsonValue {

@@ -4,9 +4,10 @@ import {
   type McpPermissionOverrides,
   McpServers,
   type McpTool,
+  type McpWarning,
 } from '@agcore/tools-mcp';
 import { PermissionChecker, type PermissionConfig } from '@agcore/tools-permission';
-import { ToolRegistry } from '@agcore/tools-registry';
+import { ToolRegistry, type ToolRegistryOptions } from '@agcore/tools-registry';
 import { createBuiltinTools } from './builtin-tools.js';
 import { type BundledServer, bundledServerConfig } from './bundled-servers.js';
 import { childPids, isOurChild, signalChildren } from './child-processes.js';
@@ -37,6 +38,10 @@ export interface SessionOptions {
   readonly policy: PermissionConfig;
   /** Milliseconds to wait for each MCP server's handshake (default 20 000). */
   readonly connectTimeoutMs?: number;
+  /** Sees each invocation too (after `--audit`'s hook): the page's audit lines. */
+  readonly onInvocation?: ToolRegistryOptions['onInvocation'];
+  /** The MCP servers' warnings (a tool whose definition changed from its pin, ...). */
+  readonly onWarning?: (warning: McpWarning) => void;
 }
 
 /** Sessions opened and not yet closed; what the exit hook cleans up. */
@@ -81,12 +86,12 @@ export class PlaygroundSession {
   /** Every stdio server pid seen, so a server that is slow to stop can still be killed. */
   readonly #pids = new Set<number>();
 
-  private constructor(sandbox: Sandbox, policy: PermissionConfig) {
+  private constructor(sandbox: Sandbox, options: SessionOptions) {
     this.sandbox = sandbox;
-    this.#checker = new PermissionChecker(policy);
+    this.#checker = new PermissionChecker(options.policy);
     this.registry = new ToolRegistry({
       permissionChecker: this.#checker,
-      ...observedRegistryOptions(),
+      ...withInvocationHook(observedRegistryOptions(), options.onInvocation),
     });
   }
 
@@ -103,7 +108,7 @@ export class PlaygroundSession {
         ? undefined
         : await readMcpConfig(options.mcpConfigPath));
     const sandbox = await createSandbox();
-    const session = new PlaygroundSession(sandbox, options.policy);
+    const session = new PlaygroundSession(sandbox, options);
     installExitHook();
     openSessions.add(session);
     try {
@@ -135,7 +140,10 @@ export class PlaygroundSession {
         { mcpServers: Object.fromEntries(table) },
         {
           connectTimeoutMs: options.connectTimeoutMs ?? 20_000,
-          client: { clientInfo: { name: 'agcore-playground', version: '0.1.0' } },
+          client: {
+            clientInfo: { name: 'agcore-playground', version: '0.1.0' },
+            ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+          },
         },
       );
     } catch (error) {
@@ -237,6 +245,26 @@ export class PlaygroundSession {
     signalChildren(this.serverPids(), 'SIGTERM');
     this.sandbox.removeSync();
   }
+}
+
+/** The registry options with `extra` called after the observed hook (each one's own failures apart). */
+function withInvocationHook(
+  observed: ReturnType<typeof observedRegistryOptions>,
+  extra: ToolRegistryOptions['onInvocation'],
+): ReturnType<typeof observedRegistryOptions> {
+  const first = observed.onInvocation;
+  if (extra === undefined) return observed;
+  if (first === undefined) return { ...observed, onInvocation: extra };
+  return {
+    ...observed,
+    onInvocation: (invocation, entry) => {
+      try {
+        void first(invocation, entry);
+      } finally {
+        void extra(invocation, entry);
+      }
+    },
+  };
 }
 
 /**

@@ -13,7 +13,9 @@ import { readRunFile } from '../core/run-file.js';
 import { renderSpanTree } from '../core/span-tree.js';
 import type { PlaygroundTracing } from '../core/tracing-setup.js';
 import type { EventHub } from './event-hub.js';
+import { McpInspector } from './mcp-inspector.js';
 import { BadRequest, readJsonBody, sendJson } from './responses.js';
+import { explicitDenials, policyOfBody } from './web-policy.js';
 import { WebRun } from './web-run.js';
 
 /** What the API works with: the launch's settings, the event stream, the run in progress. */
@@ -32,6 +34,32 @@ export interface ApiContext {
 
 /** The run the page drives (one at a time), per context. */
 const current = new WeakMap<ApiContext, WebRun>();
+/** The policy as edited on the page (for the rest of the launch), per context. */
+const editedPolicy = new WeakMap<ApiContext, PermissionConfig>();
+/** The MCP view's servers, per context (only with `--mcp-config`). */
+const inspectors = new WeakMap<ApiContext, McpInspector>();
+
+/** The policy in force: the launch's, or the one edited on the page. */
+function policyOf(context: ApiContext): PermissionConfig {
+  return editedPolicy.get(context) ?? context.policy;
+}
+
+function inspectorOf(context: ApiContext): McpInspector {
+  if (context.mcpConfigPath === undefined) {
+    throw new BadRequest(409, 'No MCP servers: start the page with --mcp-config FILE.');
+  }
+  let inspector = inspectors.get(context);
+  if (inspector === undefined) {
+    inspector = new McpInspector(context.mcpConfigPath, policyOf(context));
+    inspectors.set(context, inspector);
+  }
+  return inspector;
+}
+
+/** Stops the MCP view's servers. Never rejects. */
+export async function closeApi(context: ApiContext): Promise<void> {
+  await inspectors.get(context)?.close();
+}
 
 /** Answers one `/api/...` request. Never rejects: refusals are JSON errors with a status. */
 export async function handleApi(
@@ -43,6 +71,10 @@ export async function handleApi(
   try {
     if (request.method === 'GET' && url.pathname === '/api/state') {
       sendJson(response, 200, stateOf(context));
+      return;
+    }
+    if (request.method === 'GET' && url.pathname === '/api/mcp') {
+      sendJson(response, 200, { servers: await inspectorOf(context).servers() });
       return;
     }
     if (request.method !== 'POST') throw new BadRequest(405, `${url.pathname} takes POST.`);
@@ -61,7 +93,9 @@ function stateOf(context: ApiContext): object {
     flows: context.flows.map((flow) => ({ name: flow.name, summary: flow.summary })),
     selected: context.initialFlow ?? context.flows[0]?.name,
     model: describeModel(context.model),
-    policy: describePolicy(context.policy),
+    policy: describePolicy(policyOf(context)),
+    policyConfig: policyOf(context),
+    mcp: context.mcpConfigPath !== undefined,
     run: run === undefined ? null : { runId: run.id, status: run.status, waiting: run.waiting },
   };
 }
@@ -95,6 +129,19 @@ async function post(route: string, body: Record<string, unknown>, context: ApiCo
     case '/api/cancel':
       runNamed(context, body.runId).cancel();
       return { ok: true };
+    case '/api/policy': {
+      const policy = policyOfBody(body);
+      editedPolicy.set(context, policy);
+      inspectors.get(context)?.setPolicy(policy);
+      context.hub.publish({ type: 'policy', policy: describePolicy(policy), policyConfig: policy });
+      return { policy: describePolicy(policy), policyConfig: policy };
+    }
+    case '/api/mcp/call': {
+      if (typeof body.tool !== 'string' || body.tool === '') {
+        throw new BadRequest(400, 'Name the tool to call.');
+      }
+      return inspectorOf(context).call(body.tool, body.arguments ?? {});
+    }
     default:
       throw new BadRequest(404, `No ${route} here.`);
   }
@@ -145,8 +192,8 @@ function startRun(
   const run = new WebRun({
     flow,
     model: context.model,
-    policy: context.policy,
-    deny: context.deny,
+    policy: policyOf(context),
+    deny: explicitDenials(context.policy, policyOf(context), context.deny),
     ...(context.mcpConfigPath === undefined ? {} : { mcpConfigPath: context.mcpConfigPath }),
     ...(resume === undefined ? {} : { resume }),
     publish: (record) => context.hub.publish(record),

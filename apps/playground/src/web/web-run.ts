@@ -6,8 +6,9 @@ import {
   type ResumeDecision,
   type RunState,
 } from '@agcore/llm-cycle';
-import { describeThrown, type Permission } from '@agcore/tools-core';
+import { createRedactor, describeThrown, type Permission, type Redactor } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
+import { auditLine, auditSecrets } from '../core/audit-log.js';
 import {
   createProvider,
   outcomeOf,
@@ -24,6 +25,7 @@ import { allowForFlow, describePolicy } from '../core/policy.js';
 import { writeRunFile } from '../core/run-file.js';
 import { countEvent, createRunStats, type RunStats } from '../core/run-stats.js';
 import { PlaygroundSession } from '../core/session.js';
+import { recordModelExchanges } from './model-exchanges.js';
 
 /** What a run of the page needs: the flow, the model, the policy, where its records go. */
 export interface WebRunOptions {
@@ -59,6 +61,8 @@ export class WebRun {
   #decided: Record<string, ResumeDecision> = {};
   #settle: ((decisions: Record<string, ResumeDecision> | 'keep') => void) | undefined;
   #refuse: ((reason: Error) => void) | undefined;
+  /** Takes the API key and the secrets of `--mcp-config` out of audit lines and model bodies. */
+  #redact: Redactor = (text) => text;
 
   /** Makes the run; `start()` runs it. */
   constructor(options: WebRunOptions) {
@@ -120,20 +124,35 @@ export class WebRun {
   async #openSession(): Promise<PlaygroundSession> {
     const { flow, mcpConfigPath } = this.#options;
     const mcpConfig = mcpConfigPath === undefined ? undefined : await readMcpConfig(mcpConfigPath);
+    const { model, publish } = this.#options;
+    const redact = createRedactor(
+      auditSecrets({
+        ...(model.kind === 'remote' && model.apiKey !== undefined ? { apiKey: model.apiKey } : {}),
+        ...(mcpConfig === undefined ? {} : { mcpServers: mcpConfig.servers }),
+        redactEnv: [],
+        environment: process.env,
+      }),
+    );
+    this.#redact = redact;
     return PlaygroundSession.open({
       servers: flow.servers,
       policy: this.#policy,
       ...(mcpConfig === undefined ? {} : { mcpConfig }),
+      // The same line `--audit FILE` writes, for the page's audit view.
+      onInvocation: (invocation, entry) =>
+        publish({ type: 'audit', runId: this.id, line: auditLine(invocation, entry, redact) }),
     });
   }
 
   async #drive(session: PlaygroundSession, context: FlowContext, stats: RunStats) {
     const { flow, model, resume, publish } = this.#options;
-    const { provider } = createProvider(
-      model,
-      flow.script(context),
-      true,
-      resume?.state.pending?.turns ?? 0,
+    const used = resume?.state.pending?.turns ?? 0;
+    const { provider: bare } = createProvider(model, flow.script(context), true, used);
+    const provider = recordModelExchanges(
+      bare,
+      this.#redact,
+      (record) => publish({ type: 'model', runId: this.id, ...record }),
+      used + 1,
     );
     const secret = stateSecret();
     const cycle = restore(

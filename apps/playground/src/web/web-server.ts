@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventHub } from './event-hub.js';
 import { sendJson } from './responses.js';
-import { type ApiContext, handleApi } from './web-api.js';
+import { type ApiContext, closeApi, handleApi } from './web-api.js';
 
 /** The page's files: `page/` of the package (two levels above `src/web/` and `dist/web/`). */
 export const pageDir = fileURLToPath(new URL('../../page/', import.meta.url));
@@ -52,6 +52,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     close: async () => {
+      await closeApi(context);
       hub.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

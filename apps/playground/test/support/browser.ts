@@ -116,6 +116,27 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
     .analyze();
   return result.violations.map(
-    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.length} nodes)`,
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.length} nodes: ${violation.nodes
+        .slice(0, 3)
+        .map((node) => node.target.join(' '))
+        .join(', ')})`,
   );
+}
+
+/** Starts `flow` from the page; resolves to the run's id (from the page's own POST). */
+export async function startFlowOnPage(page: Page, web: WebProcess, flow: string): Promise<string> {
+  await page.goto(web.url);
+  await page.locator('#flow').selectOption(flow);
+  const posted = page.waitForResponse((response) => response.url().includes('/api/run'));
+  await page.getByRole('button', { name: 'Start' }).click();
+  const { runId } = (await (await posted).json()) as { runId: string };
+  await page.locator(`.run[data-run-id="${runId}"]`).waitFor({ timeout: 30_000 });
+  return runId;
+}
+
+/** Waits until the summary is the one of run `runId`, ended with `outcome`. */
+export async function runEnded(page: Page, runId: string, outcome?: string): Promise<void> {
+  const ending = outcome === undefined ? '[data-outcome]' : `[data-outcome="${outcome}"]`;
+  await page.locator(`#summary[data-run-id="${runId}"]${ending}`).waitFor({ timeout: 60_000 });
 }
