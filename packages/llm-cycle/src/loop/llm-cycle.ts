@@ -1,6 +1,13 @@
 import { describeThrown } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import type { ChatRequest, ChatResponse, Usage } from '../chat-provider.js';
+import { withBuiltins } from '../context/builtin-registry.js';
+import { ResultClearing } from '../context/clear-old-results.js';
+import {
+  breakdownOf,
+  type RequestBreakdown,
+  type SentRequest,
+} from '../context/request-breakdown.js';
 import { LlmError } from '../llm-error.js';
 import type { ChatMessage, ContentPart } from '../messages.js';
 import type { ModelCall } from '../model-request.js';
@@ -59,6 +66,10 @@ export class LlmCycle {
   readonly sessionId: string;
   readonly #options: ResolvedCycleOptions;
   readonly #conversation: Conversation;
+  readonly #clearing: ResultClearing | undefined;
+  /** The user's registries with `read_result` beside them, when spilling. */
+  readonly #withBuiltins = new WeakMap<ToolRegistry, ToolRegistry>();
+  #lastRequest: SentRequest | undefined;
   #busy = false;
 
   /**
@@ -77,6 +88,18 @@ export class LlmCycle {
       resolved.run,
     );
     this.sessionId = resolved.sessionId;
+    this.#clearing =
+      resolved.clearing === undefined ? undefined : new ResultClearing(resolved.clearing);
+  }
+
+  /**
+   * Where the context of the last model request went: bytes and estimated tokens of the system
+   * prompt, the tool definitions, the history and the new tool results, as sent (after
+   * `clearOldResults`), with the usage the server reported for it when it did. `undefined`
+   * before the first request.
+   */
+  lastRequestBreakdown(): RequestBreakdown | undefined {
+    return this.#lastRequest === undefined ? undefined : breakdownOf(this.#lastRequest);
   }
 
   /**
@@ -231,8 +254,14 @@ export class LlmCycle {
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
     this.#refuseWhileRunning('resume()');
-    const resumed = this.#conversation.resumed(decisions, registry, this.#options.maxRepeats);
-    return yield* this.#run({ added: [], resumed }, registry, emit, options);
+    const tools = this.#tools(registry);
+    const resumed = this.#conversation.resumed(decisions, tools, this.#options.maxRepeats);
+    return yield* this.#run({ added: [], resumed }, tools, emit, options);
+  }
+
+  /** The registry a loop uses: the user's, with `read_result` beside it when spilling. */
+  #tools(registry: ToolRegistry): ToolRegistry {
+    return withBuiltins(this.#withBuiltins, registry, this.#options.spill);
   }
 
   /**
@@ -246,7 +275,8 @@ export class LlmCycle {
     emit: boolean,
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
-    const submission = this.#begin(start, registry, emit, options);
+    const tools = registry === undefined ? undefined : this.#tools(registry);
+    const submission = this.#begin(start, tools, emit, options);
     let failure: LlmError | undefined;
     const conversation = this.#conversation;
     const run =
@@ -269,16 +299,17 @@ export class LlmCycle {
             ? yield* streamedRequest(call, submission.trace)
             : await wholeRequest(call, submission.trace);
           this.#conversation.addUsage(response.usage);
+          if (this.#lastRequest !== undefined) this.#lastRequest.usage = response.usage;
           run.usage = addUsage(run.usage, response.usage);
           const calls = response.message.tool_calls;
-          if (registry === undefined || calls === undefined || calls.length === 0) {
-            const final = finalResponse(response, registry !== undefined);
+          if (tools === undefined || calls === undefined || calls.length === 0) {
+            const final = finalResponse(response, tools !== undefined);
             this.#conversation.history.push(final.message);
             submission.committed = true;
             if (emit) yield [turnComplete(final.finishReason, final.usage)];
             return final;
           }
-          const planned = rounds.plan(response, registry);
+          const planned = rounds.plan(response, tools);
           round = planned instanceof Promise ? await planned : planned;
         }
         if (emit) yield* rounds.stream(round);
@@ -361,9 +392,12 @@ export class LlmCycle {
   /** The next model request: the history, the tools, the parameters. */
   #modelCall(submission: Submission): ModelCall {
     const options = this.#options;
+    const history = this.messages();
+    const messages = this.#clearing === undefined ? history : this.#clearing.apply(history);
+    this.#lastRequest = { messages, definitions: submission.definitions };
     const request: ChatRequest = {
       model: options.model,
-      messages: this.messages(),
+      messages,
       ...(submission.definitions.length > 0 ? { tools: submission.definitions } : {}),
       ...(options.parameters === undefined ? {} : { parameters: options.parameters }),
     };
