@@ -1,6 +1,11 @@
 import type { ResultCut, TruncationOptions } from './head-tail.js';
 import { MemoryResultStore, type ResultStore } from './result-store.js';
 import type { ResolvedSpill } from './spill.js';
+import {
+  type ResolvedToolSearch,
+  resolveToolSearch,
+  type ToolSearchOptions,
+} from './tool-search.js';
 
 /** `spill: { store }`: where results over the limit are kept whole (default a `MemoryResultStore`). */
 export interface SpillOptions {
@@ -27,6 +32,7 @@ export interface BudgetOptions {
   readonly truncation?: TruncationOptions | undefined;
   readonly spill?: true | SpillOptions | undefined;
   readonly clearOldResults?: ClearOldResultsOptions | undefined;
+  readonly toolSearch?: ToolSearchOptions | undefined;
 }
 
 /** The budget options checked, defaults filled in. */
@@ -34,6 +40,7 @@ export interface ResolvedBudget {
   readonly resultCut: ResultCut | null;
   readonly spill: ResolvedSpill | undefined;
   readonly clearing: ResolvedClearing | undefined;
+  readonly toolSearch: ResolvedToolSearch | undefined;
 }
 
 /** Room left in a tool message for the marker and the slice header of `read_result`. */
@@ -57,6 +64,7 @@ export function resolveBudget(options: BudgetOptions): ResolvedBudget {
     resultCut,
     spill: spillOf(options.spill, resultCut),
     clearing: clearingOf(options.clearOldResults),
+    toolSearch: resolveToolSearch(options.toolSearch),
   };
 }
 

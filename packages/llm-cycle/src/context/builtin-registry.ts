@@ -1,28 +1,7 @@
 import type { AnyTool, BaseTool, ToolDefinition, ToolError } from '@agcore/tools-core';
 import { type InvokeOptions, type ToolInvocation, ToolRegistry } from '@agcore/tools-registry';
-import { readResultTool } from './read-result.js';
-import type { ResolvedSpill } from './spill.js';
-
 /**
- * The registry a loop uses: `registry`, with `read_result` beside it when spilling (made once
- * per user registry, kept in `cache`).
- */
-export function withBuiltins(
-  cache: WeakMap<ToolRegistry, ToolRegistry>,
-  registry: ToolRegistry,
-  spill: ResolvedSpill | undefined,
-): ToolRegistry {
-  if (spill === undefined || registry instanceof BuiltinToolRegistry) return registry;
-  let tools = cache.get(registry);
-  if (tools === undefined) {
-    tools = new BuiltinToolRegistry(registry, [readResultTool(spill.store, spill.readBytes)]);
-    cache.set(registry, tools);
-  }
-  return tools;
-}
-
-/**
- * The user's registry with the loop's built-in tools (`read_result`) beside it, for one
+ * The user's registry with the loop's built-in tools (`read_result`, `search_tools`) beside it, for one
  * submit: the user's registry is never changed. Built-ins answer first by name; their calls
  * skip the user's permission checker (they read only what the run produced), not the approval
  * policy. A user tool of the same name is hidden while the built-in is on.
@@ -40,6 +19,11 @@ export class BuiltinToolRegistry extends ToolRegistry {
   /** The user's registry behind this one. */
   get inner(): ToolRegistry {
     return this.#inner;
+  }
+
+  /** The definitions of the built-ins alone. */
+  ownDefinitions(): ToolDefinition[] {
+    return super.definitions();
   }
 
   override get(name: string): AnyTool | undefined {

@@ -8,6 +8,7 @@ import {
 } from '../context/budget-options.js';
 import type { ResultCut, TruncationOptions } from '../context/head-tail.js';
 import type { ResolvedSpill } from '../context/spill.js';
+import type { ResolvedToolSearch, ToolSearchOptions } from '../context/tool-search.js';
 import type { ChatMessage, SystemMessage } from '../messages.js';
 import type { LlmTracingOptions } from '../observability/tracing.js';
 import { type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } from '../retry.js';
@@ -64,6 +65,13 @@ export interface LlmCycleOptions {
    * the whole history; only what is sent is cleared. Off by default.
    */
   readonly clearOldResults?: ClearOldResultsOptions;
+  /**
+   * Past `threshold` (a number of tools, or `{ bytes }` of definitions), a request sends only
+   * the `alwaysOn` tools (names, tags or categories), the tools found so far and the built-in
+   * `search_tools({ query })`, which returns the best matching definitions (BM25 over names,
+   * descriptions and parameter names); tools found are sent from the next turn on. Off by default.
+   */
+  readonly toolSearch?: ToolSearchOptions;
   /** Retries of failed requests (408, 409, 429, 5xx, network, timeout). */
   readonly retry?: RetryOptions;
   /** Compacts the history before a request when it would exceed a token budget. Off by default. */
@@ -158,6 +166,7 @@ export interface ResolvedCycleOptions {
   readonly resultCut: ResultCut | null;
   readonly spill: ResolvedSpill | undefined;
   readonly clearing: ResolvedClearing | undefined;
+  readonly toolSearch: ResolvedToolSearch | undefined;
   readonly retry: ResolvedRetryOptions;
   readonly compaction: ResolvedCompaction | undefined;
   readonly returnUnknownTool: boolean;

@@ -1,13 +1,8 @@
 import { describeThrown } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import type { ChatRequest, ChatResponse, Usage } from '../chat-provider.js';
-import { withBuiltins } from '../context/builtin-registry.js';
-import { ResultClearing } from '../context/clear-old-results.js';
-import {
-  breakdownOf,
-  type RequestBreakdown,
-  type SentRequest,
-} from '../context/request-breakdown.js';
+import { ContextBudget } from '../context/context-budget.js';
+import type { RequestBreakdown } from '../context/request-breakdown.js';
 import { LlmError } from '../llm-error.js';
 import type { ChatMessage, ContentPart } from '../messages.js';
 import type { ModelCall } from '../model-request.js';
@@ -66,10 +61,7 @@ export class LlmCycle {
   readonly sessionId: string;
   readonly #options: ResolvedCycleOptions;
   readonly #conversation: Conversation;
-  readonly #clearing: ResultClearing | undefined;
-  /** The user's registries with `read_result` beside them, when spilling. */
-  readonly #withBuiltins = new WeakMap<ToolRegistry, ToolRegistry>();
-  #lastRequest: SentRequest | undefined;
+  readonly #budget: ContextBudget;
   #busy = false;
 
   /**
@@ -88,8 +80,7 @@ export class LlmCycle {
       resolved.run,
     );
     this.sessionId = resolved.sessionId;
-    this.#clearing =
-      resolved.clearing === undefined ? undefined : new ResultClearing(resolved.clearing);
+    this.#budget = new ContextBudget(resolved);
   }
 
   /**
@@ -99,7 +90,7 @@ export class LlmCycle {
    * before the first request.
    */
   lastRequestBreakdown(): RequestBreakdown | undefined {
-    return this.#lastRequest === undefined ? undefined : breakdownOf(this.#lastRequest);
+    return this.#budget.lastRequestBreakdown();
   }
 
   /**
@@ -254,14 +245,9 @@ export class LlmCycle {
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
     this.#refuseWhileRunning('resume()');
-    const tools = this.#tools(registry);
+    const tools = this.#budget.tools(registry);
     const resumed = this.#conversation.resumed(decisions, tools, this.#options.maxRepeats);
     return yield* this.#run({ added: [], resumed }, tools, emit, options);
-  }
-
-  /** The registry a loop uses: the user's, with `read_result` beside it when spilling. */
-  #tools(registry: ToolRegistry): ToolRegistry {
-    return withBuiltins(this.#withBuiltins, registry, this.#options.spill);
   }
 
   /**
@@ -275,7 +261,8 @@ export class LlmCycle {
     emit: boolean,
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
-    const tools = registry === undefined ? undefined : this.#tools(registry);
+    // The user's registry with the built-in tools beside it (read_result, search_tools).
+    const tools = registry === undefined ? undefined : this.#budget.tools(registry);
     const submission = this.#begin(start, tools, emit, options);
     let failure: LlmError | undefined;
     const conversation = this.#conversation;
@@ -299,7 +286,7 @@ export class LlmCycle {
             ? yield* streamedRequest(call, submission.trace)
             : await wholeRequest(call, submission.trace);
           this.#conversation.addUsage(response.usage);
-          if (this.#lastRequest !== undefined) this.#lastRequest.usage = response.usage;
+          this.#budget.responded(response.usage);
           run.usage = addUsage(run.usage, response.usage);
           const calls = response.message.tool_calls;
           if (tools === undefined || calls === undefined || calls.length === 0) {
@@ -392,13 +379,15 @@ export class LlmCycle {
   /** The next model request: the history, the tools, the parameters. */
   #modelCall(submission: Submission): ModelCall {
     const options = this.#options;
-    const history = this.messages();
-    const messages = this.#clearing === undefined ? history : this.#clearing.apply(history);
-    this.#lastRequest = { messages, definitions: submission.definitions };
+    const { messages, definitions } = this.#budget.request(
+      this.messages(),
+      submission.registry,
+      submission.definitions,
+    );
     const request: ChatRequest = {
       model: options.model,
       messages,
-      ...(submission.definitions.length > 0 ? { tools: submission.definitions } : {}),
+      ...(definitions.length > 0 ? { tools: definitions } : {}),
       ...(options.parameters === undefined ? {} : { parameters: options.parameters }),
     };
     return {
