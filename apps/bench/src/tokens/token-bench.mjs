@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { endFact, RESULT_SIZES, startFact } from './conversation.mjs';
 import { runners } from './runners.mjs';
 import { startTokenServer } from './server.mjs';
+import { formatToolSearch, runToolSearchBench } from './tool-search-bench.mjs';
 
 const handlePattern = /read_result\(\{\\?"handle\\?":\\?"([^"\\]+)\\?"\}\)/g;
 
@@ -67,5 +68,6 @@ export function formatTokenRows(rows) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await runTokenBench();
-  process.stdout.write(`${formatTokenRows(rows)}\n`);
+  process.stdout.write(`${formatTokenRows(rows)}\n\nTool search:\n`);
+  process.stdout.write(`${formatToolSearch(await runToolSearchBench())}\n`);
 }

@@ -2,6 +2,7 @@
 // conversation, and the figures the README quotes hold.
 import { describe, expect, it } from 'vitest';
 import { formatTokenRows, runTokenBench } from './token-bench.mjs';
+import { formatToolSearch, runToolSearchBench } from './tool-search-bench.mjs';
 
 describe('token bench', () => {
   it('runs every framework through the 5-turn conversation and measures bytes and facts', async () => {
@@ -21,5 +22,17 @@ describe('token bench', () => {
     expect(budget).toMatchObject({ start: 5, end: 5 });
     expect(budget.bytes).toBeLessThanOrEqual(baseline.bytes * 0.25);
     expect(formatTokenRows(rows)).toContain('| AI SDK, default | 6 |');
+  }, 60_000);
+
+  it('finds the 3 tools a task needs among 200 MCP tools, sending >= 90 % fewer definition bytes', async () => {
+    const result = await runToolSearchBench();
+    expect(result.tools).toBe(200);
+    expect(result.realTools).toBeGreaterThan(30);
+    expect(result.finished).toBe(true);
+    expect(result.turns).toBe(5);
+    for (const bytes of result.withBytesPerTurn) {
+      expect(bytes).toBeLessThanOrEqual(result.withoutBytesPerTurn * 0.1);
+    }
+    expect(formatToolSearch(result)).toContain('finished');
   }, 60_000);
 });
