@@ -95,7 +95,8 @@ export class LlmCycle {
 
   /**
    * The full history, as the next request would send it: the system prompt first (when there
-   * is one), then every message of the conversation so far (after compaction). A copy.
+   * is one), then every message of the conversation so far (after compaction; whole, where
+   * `clearOldResults` clears only what is sent). A copy.
    */
   messages(): ChatMessage[] {
     return this.#conversation.messages();
