@@ -55,12 +55,12 @@ export function verdict(
     content = cut.text;
     truncated = cut.truncated;
   }
-  return {
+  const result: CallResult = {
     message: { role: 'tool', tool_call_id: entry.call.id, content },
     invocation: output === invocation.output ? invocation : { ...invocation, output },
     truncated,
-    ...(truncated ? { whole } : {}),
   };
+  return truncated ? { ...result, whole } : result;
 }
 
 /** The text sent to the model for a value: a string as is, anything else as JSON, or why it cannot be. */
