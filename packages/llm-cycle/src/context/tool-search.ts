@@ -24,7 +24,11 @@ export interface ResolvedToolSearch {
   readonly maxResults: number;
 }
 
-/** @throws {TypeError} / {RangeError} for options of the wrong shape or out of range */
+/**
+ * Checks `toolSearch` and fills in the defaults (`undefined`: off).
+ * @throws {RangeError} for a threshold or `maxResults` out of range
+ * @throws {TypeError} for an `alwaysOn` that is not an array of strings
+ */
 export function resolveToolSearch(
   option: ToolSearchOptions | undefined,
 ): ResolvedToolSearch | undefined {
