@@ -97,6 +97,15 @@ describe.each(loops)('toolSearch (%s)', (loop) => {
     expect(toolMessagesOf(provider, 1)[0]?.content).toMatch(
       /^No tool matches "zzz quantum teleport"/,
     );
+    const byCategory = scriptedCycle([textResponse('hi')], {
+      toolSearch: { threshold: 10, alwaysOn: ['issue', 'copy_file'] },
+    });
+    await runLoop(loop, byCategory.cycle, 'hello', bigRegistry());
+    expect(sentNames(byCategory.provider, 0)).toEqual([
+      'copy_file',
+      ...verbs.map((verb) => `${verb}_issue`),
+      'search_tools',
+    ]);
     const small = scriptedCycle([textResponse('hi')], { toolSearch: { threshold: 100 } });
     await runLoop(loop, small.cycle, 'hello', bigRegistry());
     expect(sentNames(small.provider, 0)).toHaveLength(40);
