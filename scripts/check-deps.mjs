@@ -38,7 +38,9 @@ const folderRules = {
     'providers/openai-compatible': ['.', 'providers/http'],
     runs: ['.'],
     observability: ['.'],
-    loop: ['.', 'runs', 'observability'],
+    // The context budget (result store, read_result, clearing, breakdown): the loop uses it.
+    context: ['.'],
+    loop: ['.', 'runs', 'observability', 'context'],
     testing: ['.', 'providers/http', 'providers/openai-compatible'],
   },
 };

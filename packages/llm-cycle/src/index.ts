@@ -7,6 +7,12 @@ export type {
   FinishReason,
   Usage,
 } from './chat-provider.js';
+export type { ClearOldResultsOptions, SpillOptions } from './context/budget-options.js';
+export type { TruncationOptions } from './context/head-tail.js';
+export type { PartSize, RequestBreakdown } from './context/request-breakdown.js';
+export type { MemoryResultStoreOptions, ResultStore } from './context/result-store.js';
+export { MemoryResultStore } from './context/result-store.js';
+export type { ToolSearchOptions } from './context/tool-search.js';
 export type { LlmErrorCode, LlmErrorJson, LlmErrorOptions } from './llm-error.js';
 export { isRetryableStatus, LlmError, llmErrorCodes } from './llm-error.js';
 export type {

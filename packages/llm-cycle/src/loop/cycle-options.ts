@@ -1,5 +1,14 @@
 import type { JsonValue } from '@agcore/tools-core';
 import type { ChatProvider, Usage } from '../chat-provider.js';
+import {
+  type ClearOldResultsOptions,
+  type ResolvedClearing,
+  resolveBudget,
+  type SpillOptions,
+} from '../context/budget-options.js';
+import type { ResultCut, TruncationOptions } from '../context/head-tail.js';
+import type { ResolvedSpill } from '../context/spill.js';
+import type { ResolvedToolSearch, ToolSearchOptions } from '../context/tool-search.js';
 import type { ChatMessage, SystemMessage } from '../messages.js';
 import type { LlmTracingOptions } from '../observability/tracing.js';
 import { type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions } from '../retry.js';
@@ -31,8 +40,38 @@ export interface LlmCycleOptions {
   readonly toolTimeoutMs?: number;
   /** Most tool calls of one turn running at once (default: all of them); results stay in call order. */
   readonly maxParallelToolCalls?: number;
-  /** Tool messages longer than this many UTF-8 bytes are cut, with a marker (default 16 384, at least 64; `null` turns it off). */
+  /**
+   * Tool messages longer than this many UTF-8 bytes are cut to it, marker included (default
+   * 16 384, at least 64; `null` turns cutting off). A tool's result keeps its head and tail
+   * (see `truncation`).
+   */
   readonly maxToolResultBytes?: number | null;
+  /**
+   * How a long result is cut: `head` and `tail` bytes kept around a marker that says how many
+   * bytes were cut (default: 3/4 head, 1/4 tail of what fits). `maxToolResultBytes` stays the
+   * total: parts that do not fit it shrink in proportion. With both given and no
+   * `maxToolResultBytes`, the limit is `head + tail + 256`.
+   */
+  readonly truncation?: TruncationOptions;
+  /**
+   * Keeps each result over the limit whole in a `ResultStore` (`true`: a `MemoryResultStore`)
+   * and adds the built-in tool `read_result({ handle, offset?, length?, grep? })` to every tool
+   * loop; the cut result's marker gives the handle. See the README for resumes elsewhere.
+   */
+  readonly spill?: true | SpillOptions;
+  /**
+   * Sends a tool result whole in the `keepTurns` requests after it arrived, then only its head
+   * and a marker (keeping the `read_result` handle of a spilled result). `messages()` keeps
+   * the whole history; only what is sent is cleared. Off by default.
+   */
+  readonly clearOldResults?: ClearOldResultsOptions;
+  /**
+   * Past `threshold` (a number of tools, or `{ bytes }` of definitions), a request sends only
+   * the `alwaysOn` tools (names, tags or categories), the tools found so far and the built-in
+   * `search_tools({ query })`, which returns the best matching definitions (BM25 over names,
+   * descriptions and parameter names); tools found are sent from the next turn on. Off by default.
+   */
+  readonly toolSearch?: ToolSearchOptions;
   /** Retries of failed requests (408, 409, 429, 5xx, network, timeout). */
   readonly retry?: RetryOptions;
   /** Compacts the history before a request when it would exceed a token budget. Off by default. */
@@ -123,6 +162,11 @@ export interface ResolvedCycleOptions {
   readonly toolTimeoutMs: number;
   readonly maxParallelToolCalls: number;
   readonly maxToolResultBytes: number | null;
+  /** How a tool's result is cut; `null` when results are not cut. */
+  readonly resultCut: ResultCut | null;
+  readonly spill: ResolvedSpill | undefined;
+  readonly clearing: ResolvedClearing | undefined;
+  readonly toolSearch: ResolvedToolSearch | undefined;
   readonly retry: ResolvedRetryOptions;
   readonly compaction: ResolvedCompaction | undefined;
   readonly returnUnknownTool: boolean;
@@ -154,6 +198,7 @@ export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOpti
   const stateSecret = checkSecret(options.stateSecret);
   const state = restoredState(options, stateSecret);
   const { system, history } = startingHistory(options, state?.messages ?? options.messages);
+  const budget = resolveBudget(options);
   return {
     provider: options.provider,
     model: options.model,
@@ -177,16 +222,8 @@ export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOpti
       (value) => (Number.isInteger(value) && value >= 1) || value === Number.POSITIVE_INFINITY,
       'an integer >= 1',
     ),
-    // Below 64 bytes the truncation marker itself would not fit.
-    maxToolResultBytes:
-      options.maxToolResultBytes === null
-        ? null
-        : checked(
-            'maxToolResultBytes',
-            options.maxToolResultBytes ?? 16 * 1024,
-            (value) => value >= 64,
-            'at least 64 (room for the truncation marker) or null',
-          ),
+    maxToolResultBytes: budget.resultCut?.limit ?? null,
+    ...budget,
     retry: resolveRetryOptions(options.retry),
     compaction: resolveCompaction(options.compaction),
     returnUnknownTool: options.onUnknownTool === 'return_to_model',

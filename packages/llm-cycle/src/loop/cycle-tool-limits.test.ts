@@ -225,7 +225,10 @@ describe('LlmCycle tool loop: arguments, errors and limits', () => {
       const content = withoutSystem(cycle)[2]?.content;
       if (typeof content !== 'string') throw new Error('no tool message');
       sizes.push(Buffer.byteLength(content));
-      if (sizes.length === 1) expect(content).toMatch(/…\[truncated: \d+ of 20000 bytes cut\]$/);
+      if (sizes.length === 1)
+        expect(content).toMatch(
+          /^x+\n…\[truncated: \d+ of 20000 bytes cut from the middle\]…\nx+$/,
+        );
     }
     expect(sizes[0]).toBeLessThanOrEqual(16 * 1024);
     expect(sizes[0]).toBeGreaterThan(16 * 1024 - 64);

@@ -291,7 +291,7 @@ describe('LlmCycle.submitWithTools', () => {
     expect(wire.server.requests).toHaveLength(2);
   });
 
-  it('truncates large tool results UTF-8-safely with a marker; the event keeps the full value', async () => {
+  it('truncates large tool results UTF-8-safely to head + marker + tail; the event keeps the full value', async () => {
     const cycle = makeCycle({ maxToolResultBytes: 1000 });
     wire.server.reply(
       {
@@ -304,7 +304,9 @@ describe('LlmCycle.submitWithTools', () => {
     const content = withoutSystem(cycle)[2]?.content;
     if (typeof content !== 'string') throw new Error('no tool message');
     expect(Buffer.byteLength(content)).toBeLessThanOrEqual(1000);
-    expect(content).toMatch(/…\[truncated: \d+ of 45000 bytes cut\]$/);
+    expect(content).toMatch(
+      /^é東🌸.*\n…\[truncated: \d+ of 45000 bytes cut from the middle\]…\n.*🌸$/su,
+    );
     expect(content).not.toContain('\uFFFD');
     const completed = events.find((event) => event.type === 'tool_execution_completed');
     expect(completed).toMatchObject({ truncated: true, output: 'é東🌸'.repeat(5_000) });
@@ -326,6 +328,6 @@ describe('LlmCycle.submitWithTools', () => {
     const content = withoutSystem(cycle)[2]?.content;
     if (typeof content !== 'string') throw new Error('no tool message');
     expect(Buffer.byteLength(content)).toBeLessThanOrEqual(64);
-    expect(content).toMatch(/…\[truncated: \d+ of 45000 bytes cut\]$/);
+    expect(content).toMatch(/…\[truncated: \d+ of 45000 bytes cut from the middle\]…/);
   });
 });

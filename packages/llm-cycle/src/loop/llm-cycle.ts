@@ -1,6 +1,8 @@
 import { describeThrown } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import type { ChatRequest, ChatResponse, Usage } from '../chat-provider.js';
+import { ContextBudget } from '../context/context-budget.js';
+import type { RequestBreakdown } from '../context/request-breakdown.js';
 import { LlmError } from '../llm-error.js';
 import type { ChatMessage, ContentPart } from '../messages.js';
 import type { ModelCall } from '../model-request.js';
@@ -59,6 +61,7 @@ export class LlmCycle {
   readonly sessionId: string;
   readonly #options: ResolvedCycleOptions;
   readonly #conversation: Conversation;
+  readonly #budget: ContextBudget;
   #busy = false;
 
   /**
@@ -77,11 +80,23 @@ export class LlmCycle {
       resolved.run,
     );
     this.sessionId = resolved.sessionId;
+    this.#budget = new ContextBudget(resolved);
+  }
+
+  /**
+   * Where the context of the last model request went: bytes and estimated tokens of the system
+   * prompt, the tool definitions, the history and the new tool results, as sent (after
+   * `clearOldResults`), with the usage the server reported for it when it did. `undefined`
+   * before the first request.
+   */
+  lastRequestBreakdown(): RequestBreakdown | undefined {
+    return this.#budget.lastRequestBreakdown();
   }
 
   /**
    * The full history, as the next request would send it: the system prompt first (when there
-   * is one), then every message of the conversation so far (after compaction). A copy.
+   * is one), then every message of the conversation so far (after compaction; whole, where
+   * `clearOldResults` clears only what is sent). A copy.
    */
   messages(): ChatMessage[] {
     return this.#conversation.messages();
@@ -231,8 +246,9 @@ export class LlmCycle {
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
     this.#refuseWhileRunning('resume()');
-    const resumed = this.#conversation.resumed(decisions, registry, this.#options.maxRepeats);
-    return yield* this.#run({ added: [], resumed }, registry, emit, options);
+    const tools = this.#budget.tools(registry);
+    const resumed = this.#conversation.resumed(decisions, tools, this.#options.maxRepeats);
+    return yield* this.#run({ added: [], resumed }, tools, emit, options);
   }
 
   /**
@@ -246,7 +262,9 @@ export class LlmCycle {
     emit: boolean,
     options: SubmitOptions,
   ): AsyncGenerator<readonly StreamEvent[], ChatResponse, undefined> {
-    const submission = this.#begin(start, registry, emit, options);
+    // The user's registry with the built-in tools beside it (read_result, search_tools).
+    const tools = registry === undefined ? undefined : this.#budget.tools(registry);
+    const submission = this.#begin(start, tools, emit, options);
     let failure: LlmError | undefined;
     const conversation = this.#conversation;
     const run =
@@ -269,16 +287,17 @@ export class LlmCycle {
             ? yield* streamedRequest(call, submission.trace)
             : await wholeRequest(call, submission.trace);
           this.#conversation.addUsage(response.usage);
+          this.#budget.responded(response.usage);
           run.usage = addUsage(run.usage, response.usage);
           const calls = response.message.tool_calls;
-          if (registry === undefined || calls === undefined || calls.length === 0) {
-            const final = finalResponse(response, registry !== undefined);
+          if (tools === undefined || calls === undefined || calls.length === 0) {
+            const final = finalResponse(response, tools !== undefined);
             this.#conversation.history.push(final.message);
             submission.committed = true;
             if (emit) yield [turnComplete(final.finishReason, final.usage)];
             return final;
           }
-          const planned = rounds.plan(response, registry);
+          const planned = rounds.plan(response, tools);
           round = planned instanceof Promise ? await planned : planned;
         }
         if (emit) yield* rounds.stream(round);
@@ -361,10 +380,15 @@ export class LlmCycle {
   /** The next model request: the history, the tools, the parameters. */
   #modelCall(submission: Submission): ModelCall {
     const options = this.#options;
+    const { messages, definitions } = this.#budget.request(
+      this.messages(),
+      submission.registry,
+      submission.definitions,
+    );
     const request: ChatRequest = {
       model: options.model,
-      messages: this.messages(),
-      ...(submission.definitions.length > 0 ? { tools: submission.definitions } : {}),
+      messages,
+      ...(definitions.length > 0 ? { tools: definitions } : {}),
       ...(options.parameters === undefined ? {} : { parameters: options.parameters }),
     };
     return {

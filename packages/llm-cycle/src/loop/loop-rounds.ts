@@ -122,6 +122,8 @@ export class LoopRounds {
       toolTimeoutMs: options.toolTimeoutMs,
       maxParallelToolCalls: options.maxParallelToolCalls,
       maxToolResultBytes: options.maxToolResultBytes,
+      resultCut: options.resultCut,
+      spill: options.spill,
       returnUnknownTool: options.returnUnknownTool,
       signal: submission.controller.signal,
       events,

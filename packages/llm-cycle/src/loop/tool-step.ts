@@ -1,5 +1,6 @@
 import type { ToolError, ToolInputAnswer, ToolProgress } from '@agcore/tools-core';
 import type { ToolInvocation } from '@agcore/tools-registry';
+import { type ResolvedSpill, spillHandle, spillOrCut } from '../context/spill.js';
 import type { AssistantMessage, ToolMessage } from '../messages.js';
 import type { StreamEvent, ToolExecutionStartedEvent } from '../stream-events.js';
 import type { Waiting } from '../turn-types.js';
@@ -36,6 +37,8 @@ export interface ToolStepSettings extends VerdictSettings {
   readonly signal: AbortSignal;
   /** Receives progress and completion events, when streaming. */
   readonly events: EventQueue<StreamEvent> | undefined;
+  /** Where results over the limit are kept whole, when spilling is on. */
+  readonly spill?: ResolvedSpill | undefined;
 }
 
 /**
@@ -233,10 +236,24 @@ export class ToolTurn {
         settings.maxToolResultBytes,
       );
     }
+    if (result.whole !== undefined) result = await spilled(result, entry, settings);
     this.waiting[position] = undefined;
     this.results[position] = result;
     settings.events?.push(completedEvent(entry.call, result));
   }
+}
+
+/** A cut result kept whole in the spill store, its marker carrying the handle (when spilling). */
+async function spilled(
+  result: CallResult,
+  entry: PreparedCall,
+  settings: ToolStepSettings,
+): Promise<CallResult> {
+  const { spill, resultCut, runId } = settings;
+  if (spill === undefined || resultCut === null || result.whole === undefined) return result;
+  const handle = spillHandle(runId, entry.call.id);
+  const cut = await spillOrCut(result.whole, resultCut, spill, handle, runId);
+  return { ...result, message: { ...result.message, content: cut.text } };
 }
 
 function invoke(

@@ -3,7 +3,7 @@ import type { ToolInvocation, ToolRegistry } from '@agcore/tools-registry';
 import type { ToolCall, ToolMessage } from '../messages.js';
 import type { ToolExecutionCompletedEvent } from '../stream-events.js';
 import type { PreparedCall } from '../turn-types.js';
-import { truncateUtf8 } from './truncate.js';
+import { cutHeadTail, type ResultCut, truncateUtf8 } from './truncate.js';
 
 export type { PreparedCall } from '../turn-types.js';
 
@@ -13,12 +13,16 @@ export interface CallResult {
   readonly invocation: ToolInvocation;
   /** Whether the tool message was cut to `maxToolResultBytes`. */
   readonly truncated: boolean;
+  /** The whole content when it was cut (what spilling keeps). */
+  readonly whole?: string;
 }
 
 /** What a verdict depends on besides the call. */
 export interface VerdictSettings {
   readonly registry: ToolRegistry;
   readonly maxToolResultBytes: number | null;
+  /** How a tool's own result is cut (head + tail); `null` when results are not cut. */
+  readonly resultCut: ResultCut | null;
   /** Whether an unknown tool is told to the model (with the list of tools) instead of being fatal. */
   readonly returnUnknownTool: boolean;
 }
@@ -44,17 +48,19 @@ export function verdict(
       content += ` Available tools: ${settings.registry.listTools().join(', ') || '(none)'}.`;
     }
   }
+  const whole = content;
   let truncated = false;
-  if (settings.maxToolResultBytes !== null) {
-    const cut = truncateUtf8(content, settings.maxToolResultBytes);
+  if (settings.resultCut !== null) {
+    const cut = cutHeadTail(content, settings.resultCut);
     content = cut.text;
     truncated = cut.truncated;
   }
-  return {
+  const result: CallResult = {
     message: { role: 'tool', tool_call_id: entry.call.id, content },
     invocation: output === invocation.output ? invocation : { ...invocation, output },
     truncated,
   };
+  return truncated ? { ...result, whole } : result;
 }
 
 /** The text sent to the model for a value: a string as is, anything else as JSON, or why it cannot be. */
