@@ -68,7 +68,8 @@ function refuse(status: number, type: string, message: string): ServerReply {
 /**
  * The API's answer to a request that breaks a rule, or `undefined` when it follows them:
  * - `POST /v1/messages` (docs.anthropic.com/en/api/messages);
- * - `x-api-key` (401 `authentication_error`) and `anthropic-version` (400) headers (same page,
+ * - `x-api-key` (or `Authorization: Bearer`, which `@anthropic-ai/sdk` 1.10 sends for an API key:
+ *   its `apiKeyAuth`), else 401 `authentication_error`; `anthropic-version` (400) (same page,
  *   "Headers"; /en/api/versioning);
  * - `model`, `max_tokens` (required) and non-empty `messages` (same page, "Body");
  * - each `tool_use` answered by a `tool_result` in the very next (user) message, results before
@@ -81,9 +82,10 @@ function refuse(status: number, type: string, message: string): ServerReply {
 export function messagesRuleBreak(request: ReceivedRequest): ServerReply | undefined {
   if (request.method !== 'POST' || !request.url.startsWith('/v1/messages'))
     return refuse(404, 'not_found_error', `Not found: ${request.method} ${request.url}`);
-  if (typeof request.headers['x-api-key'] !== 'string')
+  const headers = request.headers;
+  if (typeof headers['x-api-key'] !== 'string' && typeof headers.authorization !== 'string')
     return refuse(401, 'authentication_error', 'x-api-key header is required');
-  if (typeof request.headers['anthropic-version'] !== 'string')
+  if (typeof headers['anthropic-version'] !== 'string')
     return refuse(400, 'invalid_request_error', 'anthropic-version: header is required');
   const body = request.body;
   if (!isWire(body)) return refuse(400, 'invalid_request_error', 'The body is not a JSON object');

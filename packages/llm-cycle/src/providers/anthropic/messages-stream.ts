@@ -107,12 +107,13 @@ export class MessagesStream {
    */
   async next(): Promise<readonly ChatChunk[] | undefined> {
     while (!this.#over) {
-      if (this.#failure !== undefined) throw this.#failure;
+      // What streamed before a failure is handed over first, in order, as it happened.
       if (this.#batch.length > 0) {
         const batch = this.#batch;
         this.#batch = [];
         return batch;
       }
+      if (this.#failure !== undefined) throw this.#failure;
       if (this.#stopped) return this.#finish();
       const text = await this.#source.next();
       if (text === undefined) {
