@@ -177,7 +177,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** The one line that says which model runs, and how to use a real one. Never throws. */
 export function describeModel(settings: ModelSettings): string {
   if (settings.kind === 'scripted') {
-    return 'model: scripted (ScriptedProvider, offline, no API key) · for a real model: --base-url URL --model NAME [--provider anthropic|openai-compatible|openai-responses] [--api-key KEY], or OPENAI_BASE_URL, AGCORE_MODEL, ANTHROPIC_API_KEY / OPENAI_API_KEY';
+    return 'model: scripted (ScriptedProvider, offline, no API key) · for a real model: --base-url URL --model NAME [--api-key KEY], or OPENAI_BASE_URL, AGCORE_MODEL, OPENAI_API_KEY';
   }
   return `model: ${settings.model} at ${settings.baseURL} (${settings.provider})${settings.apiKey === undefined ? ' (no API key)' : ''}`;
 }
