@@ -12,7 +12,10 @@ import {
 } from './chat-completions-server.js';
 import { messagesError, thinkingSignature } from './messages-wire-format.js';
 
-/** A running Messages server; `baseURL` is the API root to give `createAnthropicProvider`. */
+/**
+ * A running Messages server; `baseURL` is the API root to give `createAnthropicProvider`.
+ * `requireReasoningContent` (a Chat Completions dialect of DeepSeek) does nothing here.
+ */
 export interface MessagesServer extends ChatCompletionsServer {
   /** `http://127.0.0.1:<port>` (the provider appends `/v1/messages`). */
   readonly baseURL: string;

@@ -6,6 +6,7 @@ import {
   messagesBody,
   messagesError,
   messagesErrorEvent,
+  messagesEvent,
   messagesRuleBreak,
   messagesStream,
 } from '../../testing/index.js';
@@ -91,6 +92,34 @@ describe('broken answers', () => {
     fixture.server.reply({ kind: 'sse', writes: writes.slice(0, -1) });
     const chunks = await drain(provider().chatStream(request));
     expect(chunks.at(-1)?.type).toBe('response');
+  });
+
+  it('skips a block type the loop does not use (a server tool), deltas included', async () => {
+    const writes = messagesStream({ text: 'Found it.' });
+    const serverTool = [
+      messagesEvent({
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+      }),
+      messagesEvent({
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'input_json_delta', partial_json: '{"query":"x"}' },
+      }),
+      messagesEvent({ type: 'content_block_stop', index: 1 }),
+    ];
+    fixture.server.reply({
+      kind: 'sse',
+      writes: [...writes.slice(0, -2), ...serverTool, ...writes.slice(-2)],
+    });
+    const chunks = await drain(provider().chatStream(request));
+    const last = chunks.at(-1);
+    expect(last?.type === 'response' && last.response.message).toEqual({
+      role: 'assistant',
+      content: 'Found it.',
+    });
+    expect(chunks.some((chunk) => chunk.type === 'tool_call_delta')).toBe(false);
   });
 
   it('a stream that ends before the model finished is invalid_response', async () => {

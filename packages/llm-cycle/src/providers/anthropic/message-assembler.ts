@@ -59,7 +59,7 @@ export class MessageAssembler {
   model = '';
   stopReason: unknown;
   #usage: Wire = {};
-  readonly #blocks = new Map<number, OpenBlock>();
+  readonly #blocks = new Map<number, OpenBlock | 'skipped'>();
   readonly #done: OpenBlock[] = [];
   #calls = 0;
 
@@ -88,7 +88,11 @@ export class MessageAssembler {
   /** `content_block_start`; pushes the first chunk of a call (its id and name). */
   start(index: number, block: Wire, out: ChatChunk[]): void {
     const open = this.#open(block);
-    if (open === undefined) return;
+    if (open === undefined) {
+      // A block type the loop has no use for (server tools, documents): its deltas are skipped.
+      this.#blocks.set(index, 'skipped');
+      return;
+    }
     this.#blocks.set(index, open);
     this.#done.push(open);
     if (open.type === 'tool_use') {
@@ -111,6 +115,7 @@ export class MessageAssembler {
         `The Messages stream sent a content_block_delta for block ${index}, which never started.`,
       );
     }
+    if (open === 'skipped') return;
     const piece = deltaText(delta);
     if (delta.type === 'signature_delta') {
       open.signature += piece;
