@@ -1,4 +1,3 @@
-import { redactError } from '@agcore/tools-core';
 import type {
   ChatCallOptions,
   ChatChunk,
@@ -7,12 +6,18 @@ import type {
   ChatResponse,
 } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
-import { BodyReader, checkContentLength, type Reading } from '../http/body-reader.js';
+import { BodyReader, type Reading } from '../http/body-reader.js';
 import { type Endpoint, resolveEndpoint } from '../http/endpoint.js';
 import { nextTurn } from '../http/event-loop-turn.js';
-import { Exchange } from '../http/exchange.js';
-import { httpError, isRedirect, redirected } from '../http/http-error.js';
-import { sendPacer } from '../http/send-pacer.js';
+import type { Exchange } from '../http/exchange.js';
+import {
+  cleanError,
+  openExchange,
+  type ProviderLimits,
+  positiveLimit,
+  post,
+  readingOf,
+} from '../http/post.js';
 import { isWire } from './message-assembler.js';
 import { MessagesStream, parseMessage } from './messages-stream.js';
 import { messagesBody } from './request-body.js';
@@ -54,7 +59,6 @@ const defaultBaseURL = 'https://api.anthropic.com';
 const defaultVersion = '2023-06-01';
 const defaultMaxTokens = 4096;
 const defaultIdleTimeoutMs = 60_000;
-const defaultWholeTimeoutMs = 600_000;
 const defaultMaxResponseBytes = 32 * 1024 * 1024;
 
 /**
@@ -77,9 +81,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Chat
 class AnthropicProvider implements ChatProvider {
   readonly #endpoint: Endpoint;
   readonly #fetch: typeof globalThis.fetch;
-  readonly #idleTimeoutMs: number;
-  readonly #timeoutMs: number | undefined;
-  readonly #maxResponseBytes: number;
+  readonly #limits: ProviderLimits;
   readonly #maxTokens: number;
   readonly #cacheTools: boolean;
 
@@ -102,11 +104,13 @@ class AnthropicProvider implements ChatProvider {
       },
     });
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.#idleTimeoutMs = positive(options.idleTimeoutMs, 'idleTimeoutMs') ?? defaultIdleTimeoutMs;
-    this.#timeoutMs = positive(options.timeoutMs, 'timeoutMs');
-    this.#maxResponseBytes =
-      positive(options.maxResponseBytes, 'maxResponseBytes') ?? defaultMaxResponseBytes;
-    this.#maxTokens = positive(options.maxTokens, 'maxTokens') ?? defaultMaxTokens;
+    this.#limits = {
+      idleTimeoutMs: positiveLimit(options.idleTimeoutMs, 'idleTimeoutMs') ?? defaultIdleTimeoutMs,
+      timeoutMs: positiveLimit(options.timeoutMs, 'timeoutMs'),
+      maxResponseBytes:
+        positiveLimit(options.maxResponseBytes, 'maxResponseBytes') ?? defaultMaxResponseBytes,
+    };
+    this.#maxTokens = positiveLimit(options.maxTokens, 'maxTokens') ?? defaultMaxTokens;
     this.#cacheTools = options.cacheTools ?? true;
   }
 
@@ -186,80 +190,28 @@ class AnthropicProvider implements ChatProvider {
   }
 
   #exchange(options: ChatCallOptions, stream: boolean): Exchange {
-    return new Exchange(
-      options.signal,
-      {
-        idleTimeoutMs: positive(options.idleTimeoutMs, 'idleTimeoutMs') ?? this.#idleTimeoutMs,
-        timeoutMs:
-          positive(options.timeoutMs, 'timeoutMs') ??
-          this.#timeoutMs ??
-          (stream ? Number.POSITIVE_INFINITY : defaultWholeTimeoutMs),
-      },
-      this.#endpoint.shown,
-    );
+    return openExchange(options, this.#limits, stream, this.#endpoint.shown);
   }
 
   #reading(exchange: Exchange, response: Response): Reading {
-    const reading: Reading = {
-      exchange,
-      endpoint: this.#endpoint,
-      maxResponseBytes: this.#maxResponseBytes,
-      contentType: response.headers.get('content-type') ?? '',
-    };
-    checkContentLength(response, reading);
-    if (response.body === null) {
-      throw new LlmError(
-        'invalid_response',
-        `${this.#endpoint.shown} answered with an empty body; a Messages answer was expected.`,
-      );
-    }
-    return reading;
+    const { maxResponseBytes } = this.#limits;
+    return readingOf(exchange, response, this.#endpoint, maxResponseBytes, 'a Messages answer');
   }
 
   /** Sends the request (when the pacer lets it go) and resolves once a 2xx answer's headers came. */
-  async #post(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
-    let response: Response;
-    try {
-      response = await sendPacer.run(() => this.#send(request, stream, exchange));
-    } catch (error) {
-      if (isRedirect(error)) throw redirected(this.#endpoint.shown);
-      throw exchange.failure(error, 'sending the request');
-    }
-    exchange.touch();
-    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
-      await response.body?.cancel().catch(() => undefined);
-      throw redirected(this.#endpoint.shown);
-    }
-    if (!response.ok)
-      throw withVendorType(await httpError(response, this.#endpoint.shown, this.#endpoint.redact));
-    return response;
-  }
-
-  #send(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
-    if (exchange.expired) return Promise.reject(exchange.failure(undefined, 'waiting to be sent'));
-    exchange.touch();
-    const body = messagesBody(request, {
-      stream,
-      maxTokens: this.#maxTokens,
-      cacheTools: this.#cacheTools,
+  #post(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
+    return post({
+      fetch: this.#fetch,
+      endpoint: this.#endpoint,
+      exchange,
+      body: () =>
+        messagesBody(request, { stream, maxTokens: this.#maxTokens, cacheTools: this.#cacheTools }),
+      onHttpError: withVendorType,
     });
-    return exchange.guard(
-      this.#fetch(this.#endpoint.url, {
-        method: 'POST',
-        headers: this.#endpoint.headers,
-        body,
-        redirect: 'manual',
-        signal: exchange.signal,
-      }),
-    );
   }
 
-  /** The error as the caller sees it: mapped by the exchange, every secret taken out. */
   #clean(error: unknown, exchange: Exchange): unknown {
-    const mapped = LlmError.isInstance(error)
-      ? error
-      : exchange.failure(error, 'reading the response');
-    return this.#endpoint.hasSecrets ? redactError(mapped, this.#endpoint.redact) : mapped;
+    return cleanError(error, exchange, this.#endpoint);
   }
 }
 
@@ -302,16 +254,4 @@ function chunksOf(response: ChatResponse): ChatChunk[] {
   });
   chunks.push({ type: 'response', response });
   return chunks;
-}
-
-/**
- * `value` when it is a positive number (`Infinity` included), `undefined` when absent.
- * @throws {RangeError} for zero, a negative number, `NaN` or a non-number
- */
-function positive(value: number | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value > 0)) {
-    throw new RangeError(`${name} must be a number > 0, got ${String(value)}.`);
-  }
-  return value;
 }
