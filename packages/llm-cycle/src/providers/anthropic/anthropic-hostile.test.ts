@@ -66,6 +66,17 @@ describe('HTTP errors', () => {
     expect([refused.statusCode, refused.isRetryable]).toEqual([400, false]);
   });
 
+  it('500 api_error is an http_error the cycle retries (isRetryable)', async () => {
+    fixture.server.reply({
+      kind: 'json',
+      status: 500,
+      body: messagesError('api_error', 'Internal'),
+    });
+    const error = await failure(() => provider().chat(request));
+    expect([error.statusCode, error.isRetryable]).toEqual([500, true]);
+    expect(error.message).toContain('api_error');
+  });
+
   it('an error event mid-stream is a stream_error naming the vendor type, after the text streamed', async () => {
     const writes = messagesStream({ text: 'Hello there friend' });
     fixture.server.reply({

@@ -112,7 +112,29 @@ describe('the request', () => {
     expect(JSON.stringify(body)).not.toContain('cache_control');
   });
 
-  it('puts the key under /messages when baseURL ends with /v1', async () => {
+  it('sends image parts as image blocks: a data URL as base64, any other by URL', async () => {
+    fixture.server.reply({ kind: 'json', body: messagesBody({ text: 'A cat.' }) });
+    await provider().chat({
+      model: 'claude-sonnet-4-5',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            { type: 'image_url', image_url: { url: 'https://example.com/cat.jpg' } },
+          ],
+        },
+      ],
+    });
+    expect(fixture.sent(0).messages[0].content).toEqual([
+      { type: 'text', text: 'What is this?' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
+    ]);
+  });
+
+  it('appends /messages (not /v1/messages) when baseURL ends with /v1', async () => {
     fixture.server.reply({ kind: 'json', body: messagesBody({ text: 'ok' }) });
     await provider({ baseURL: `${fixture.server.baseURL}/v1` }).chat(request);
     expect(fixture.server.requests[0]?.url).toBe('/v1/messages');
