@@ -36,6 +36,8 @@ const folderRules = {
     // endpoint, http-error import the wire format); issue 22 §1 takes that out of http/.
     'providers/http': ['.', 'providers/openai-compatible'],
     'providers/openai-compatible': ['.', 'providers/http'],
+    'providers/anthropic': ['.', 'providers/http'],
+    'anthropic.ts': ['.', 'providers/anthropic'],
     runs: ['.'],
     observability: ['.'],
     // The context budget (result store, read_result, clearing, breakdown): the loop uses it.

@@ -1,12 +1,7 @@
-import {
-  type ChatProvider,
-  createOpenAICompatibleProvider,
-  type LlmCycle,
-  LlmError,
-} from '@agcore/llm-cycle';
+import { type ChatProvider, type LlmCycle, LlmError } from '@agcore/llm-cycle';
 import type { ScriptedProvider } from '@agcore/llm-cycle/testing';
 import type { FlowExpectation } from './flow-types.js';
-import type { ModelSettings } from './model-settings.js';
+import { createRemoteProvider, type ModelSettings } from './model-settings.js';
 import { ExitCode, PlaygroundError } from './playground-error.js';
 import { createScriptedModel } from './scripted-model.js';
 
@@ -35,13 +30,7 @@ export function createProvider(
     );
     return { provider, scripted };
   }
-  return {
-    provider: createOpenAICompatibleProvider({
-      baseURL: settings.baseURL,
-      ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
-      ...(settings.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: settings.idleTimeoutMs }),
-    }),
-  };
+  return { provider: createRemoteProvider(settings) };
 }
 
 /** Classifies how the loop ended. Never throws. */

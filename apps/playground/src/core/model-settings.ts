@@ -1,11 +1,21 @@
+import { type ChatProvider, createOpenAICompatibleProvider } from '@agcore/llm-cycle';
+import { createAnthropicProvider } from '@agcore/llm-cycle/anthropic';
 import { PlaygroundError } from './playground-error.js';
+
+/** The wire formats `--provider` names. */
+export const providerKinds = ['openai-compatible', 'anthropic', 'openai-responses'] as const;
+
+/** A wire format the playground can speak. */
+export type ProviderKind = (typeof providerKinds)[number];
 
 /** Which model the playground talks to. */
 export type ModelSettings =
   | { readonly kind: 'scripted' }
   | {
       readonly kind: 'remote';
-      /** The API root, `/chat/completions` is appended. */
+      /** The wire format (`--provider`; default from the base URL: api.anthropic.com → anthropic). */
+      readonly provider: ProviderKind;
+      /** The API root (the provider appends its path). */
       readonly baseURL: string;
       /** The model name. */
       readonly model: string;
@@ -24,18 +34,25 @@ export interface ModelOptions {
   readonly idleTimeout?: string;
   /** `--scripted`: use the scripted model even when the environment names a real one. */
   readonly scripted?: boolean;
+  /** `--provider`: the wire format, as typed. */
+  readonly provider?: string;
 }
 
 /** The default API root when only a model is named. */
 export const defaultBaseURL = 'https://api.openai.com/v1';
+/** The default API root of `--provider anthropic`. */
+export const anthropicBaseURL = 'https://api.anthropic.com';
 
 /**
- * Decides the model: a real OpenAI-compatible endpoint when `--base-url`/`--model` (or
- * `OPENAI_BASE_URL`/`AGCORE_MODEL`) are given, else the scripted one. An API key alone does
- * not switch to a real model, so `pnpm playground` stays offline for people who keep
- * `OPENAI_API_KEY` in their shell.
+ * Decides the model: a real endpoint when `--base-url`/`--model` (or `OPENAI_BASE_URL`/
+ * `AGCORE_MODEL`) are given, else the scripted one. The wire format is `--provider`, by default
+ * `anthropic` for a base URL on api.anthropic.com, else `openai-compatible`; the key is
+ * `--api-key`, else the variable each vendor's own SDK reads (`ANTHROPIC_API_KEY`,
+ * `OPENAI_API_KEY`). An API key alone does not switch to a real model, so `pnpm playground`
+ * stays offline for people who keep a key in their shell.
  *
- * @throws {PlaygroundError} when a base URL is given without a model, or is not an http(s) URL.
+ * @throws {PlaygroundError} when a base URL is given without a model, is not an http(s) URL,
+ * or `--provider` names no known wire format.
  */
 export function resolveModelSettings(
   options: ModelOptions,
@@ -54,7 +71,11 @@ export function resolveModelSettings(
       );
     }
   }
-  const baseURL = options.baseUrl ?? nonEmpty(env.OPENAI_BASE_URL);
+  const chosen = parseProvider(options.provider);
+  const baseURL =
+    options.baseUrl ??
+    nonEmpty(env.OPENAI_BASE_URL) ??
+    (chosen === 'anthropic' ? anthropicBaseURL : undefined);
   const model = options.model ?? nonEmpty(env.AGCORE_MODEL);
   if (baseURL === undefined && model === undefined) return { kind: 'scripted' };
   if (model === undefined) {
@@ -74,14 +95,66 @@ export function resolveModelSettings(
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new PlaygroundError(`The base URL '${root}' must start with http:// or https://.`);
   }
-  const apiKey = options.apiKey ?? nonEmpty(env.OPENAI_API_KEY);
+  const provider =
+    chosen ?? (parsed.hostname === 'api.anthropic.com' ? 'anthropic' : 'openai-compatible');
+  const apiKey =
+    options.apiKey ??
+    nonEmpty(provider === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY);
   return {
     kind: 'remote',
+    provider,
     baseURL: root.replace(/\/+$/, ''),
     model,
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
   };
+}
+
+/**
+ * `--provider` as a wire format (`undefined`: decided from the base URL).
+ * @throws {PlaygroundError} for a name that is none of `providerKinds`
+ */
+function parseProvider(text: string | undefined): ProviderKind | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const name = text.trim();
+  const kind = providerKinds.find((known) => known === name);
+  if (kind === undefined)
+    throw new PlaygroundError(`--provider ${name}: give one of ${providerKinds.join(', ')}.`);
+  return kind;
+}
+
+/**
+ * The provider of remote settings.
+ * @throws {PlaygroundError} for `anthropic` without an API key, and for `openai-responses`,
+ * which this build of llm-cycle does not have
+ */
+export function createRemoteProvider(
+  settings: Extract<ModelSettings, { kind: 'remote' }>,
+): ChatProvider {
+  const limits =
+    settings.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: settings.idleTimeoutMs };
+  switch (settings.provider) {
+    case 'anthropic':
+      if (settings.apiKey === undefined)
+        throw new PlaygroundError(
+          '--provider anthropic needs a key: set ANTHROPIC_API_KEY or pass --api-key.',
+        );
+      return createAnthropicProvider({
+        baseURL: settings.baseURL,
+        apiKey: settings.apiKey,
+        ...limits,
+      });
+    case 'openai-responses':
+      throw new PlaygroundError(
+        '--provider openai-responses needs @agcore/llm-cycle/openai-responses, which this build of llm-cycle does not have; use --provider openai-compatible.',
+      );
+    case 'openai-compatible':
+      return createOpenAICompatibleProvider({
+        baseURL: settings.baseURL,
+        ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+        ...limits,
+      });
+  }
 }
 
 /**
@@ -106,5 +179,5 @@ export function describeModel(settings: ModelSettings): string {
   if (settings.kind === 'scripted') {
     return 'model: scripted (ScriptedProvider, offline, no API key) · for a real model: --base-url URL --model NAME [--api-key KEY], or OPENAI_BASE_URL, AGCORE_MODEL, OPENAI_API_KEY';
   }
-  return `model: ${settings.model} at ${settings.baseURL}${settings.apiKey === undefined ? ' (no API key)' : ''}`;
+  return `model: ${settings.model} at ${settings.baseURL} (${settings.provider})${settings.apiKey === undefined ? ' (no API key)' : ''}`;
 }

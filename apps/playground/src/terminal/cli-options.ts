@@ -14,6 +14,7 @@ export interface CommonOptions {
   readonly model?: string;
   readonly idleTimeout?: string;
   readonly scripted?: boolean;
+  readonly provider?: string;
   readonly mcpConfig?: string;
   readonly allow?: string[];
   readonly deny?: string[];
@@ -42,7 +43,14 @@ export function withModelOptions(command: Command): Command {
       .addOption(
         new Option('--base-url <url>', 'OpenAI-compatible API root').env('OPENAI_BASE_URL'),
       )
-      .addOption(new Option('--api-key <key>', 'API key for --base-url').env('OPENAI_API_KEY'))
+      .addOption(
+        new Option('--provider <name>', 'wire format (default from --base-url)')
+          .choices(['anthropic', 'openai-compatible', 'openai-responses'])
+          .env('AGCORE_PROVIDER'),
+      )
+      .addOption(
+        new Option('--api-key <key>', 'API key (default ANTHROPIC_API_KEY or OPENAI_API_KEY)'),
+      )
       .addOption(new Option('--model <name>', 'model name at --base-url').env('AGCORE_MODEL'))
       .addOption(
         new Option(
@@ -130,8 +138,13 @@ export function common(options: CommonOptions): {
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.idleTimeout === undefined ? {} : { idleTimeout: options.idleTimeout }),
       ...(options.scripted === undefined ? {} : { scripted: options.scripted }),
+      ...(options.provider === undefined ? {} : { provider: options.provider }),
     },
-    {},
+    // The key of the chosen vendor, as its own SDK reads it (the provider is known only here).
+    {
+      ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY,
+      OPENAI_API_KEY: process.env.OPENAI_API_KEY,
+    },
   );
   return { terminal, policy: buildPolicy(allow, deny), model, deny };
 }

@@ -250,9 +250,13 @@ function assistant(value: unknown, where: string): void {
   }
 }
 
+/** The optional counts of `Usage` (a native provider's cache and reasoning tokens). */
+const optionalCounts = ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
+
 function usage(value: unknown, where: string): void {
-  const item = object(value, where, ['promptTokens', 'completionTokens', 'totalTokens'], []);
-  for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
+  const counts = ['promptTokens', 'completionTokens', 'totalTokens'] as const;
+  const item = object(value, where, counts, optionalCounts);
+  for (const key of [...counts, ...optionalCounts.filter((key) => Object.hasOwn(item, key))]) {
     const amount = item[key];
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
       throw new Refusal(`${where}.${key} is ${describeThrown(amount)}, not a number >= 0`);

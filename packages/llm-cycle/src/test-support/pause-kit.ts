@@ -20,6 +20,7 @@ import type { ResumeDecision } from '../runs/run-state.js';
 import type { StreamEvent } from '../stream-events.js';
 import {
   type ChatCompletionsServer,
+  type ReceivedRequest,
   ScriptedProvider,
   type ServerReply,
   textCompletion,
@@ -74,34 +75,39 @@ export function wireModel(server: ChatCompletionsServer, steps: readonly Step[])
       (step): ServerReply =>
         (request) => {
           served++;
-          const streamed = (request.body as { stream?: boolean }).stream === true;
-          if ('text' in step) {
-            return streamed
-              ? { kind: 'sse', writes: textStream(step.text.split(/(?<= )/)) }
-              : { kind: 'json', body: textCompletion(step.text) };
-          }
-          const calls = step.calls.map((call) => ({
-            id: call.id,
-            name: call.name,
-            arguments: JSON.stringify(call.args),
-          }));
-          return streamed
-            ? {
-                kind: 'sse',
-                writes: toolCallStream(
-                  calls.map((call) => ({
-                    id: call.id,
-                    name: call.name,
-                    pieces: [call.arguments.slice(0, 3), call.arguments.slice(3)],
-                  })),
-                ),
-              }
-            : { kind: 'json', body: toolCallCompletion(calls) };
+          return wireReply(step, request);
         },
     ),
   );
   const provider = createOpenAICompatibleProvider({ baseURL: server.baseURL, apiKey: 'sk-test' });
   return { provider, used: () => served === steps.length };
+}
+
+/** One step as the Chat Completions server answers `request`: SSE when it asks for a stream. */
+export function wireReply(step: Step, request: ReceivedRequest): ServerReply {
+  const streamed = (request.body as { stream?: boolean }).stream === true;
+  if ('text' in step) {
+    return streamed
+      ? { kind: 'sse', writes: textStream(step.text.split(/(?<= )/)) }
+      : { kind: 'json', body: textCompletion(step.text) };
+  }
+  const calls = step.calls.map((call) => ({
+    id: call.id,
+    name: call.name,
+    arguments: JSON.stringify(call.args),
+  }));
+  return streamed
+    ? {
+        kind: 'sse',
+        writes: toolCallStream(
+          calls.map((call) => ({
+            id: call.id,
+            name: call.name,
+            pieces: [call.arguments.slice(0, 3), call.arguments.slice(3)],
+          })),
+        ),
+      }
+    : { kind: 'json', body: toolCallCompletion(calls) };
 }
 
 /** What the tools of the kit saw. */

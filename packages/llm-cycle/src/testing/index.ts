@@ -17,6 +17,23 @@ export type {
   ServerReply,
 } from './chat-completions-server.js';
 export { startChatCompletionsServer } from './chat-completions-server.js';
+export {
+  type MessagesCall,
+  type MessagesReply,
+  type MessagesServer,
+  type MessagesServerOptions,
+  type MessagesUsage,
+  messagesBody,
+  messagesError,
+  messagesErrorEvent,
+  messagesEvent,
+  messagesId,
+  messagesRuleBreak,
+  messagesStream,
+  messagesUsage,
+  startMessagesServer,
+  thinkingSignature,
+} from './messages-exports.js';
 export type { RecordedCall, ScriptedToolCall, ScriptStep } from './scripted-provider.js';
 export { ScriptedProvider, textResponse, toolCallsResponse } from './scripted-provider.js';
 export type { StreamedCall, WireObject } from './wire-format.js';

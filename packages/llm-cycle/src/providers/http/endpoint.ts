@@ -31,6 +31,8 @@ export interface EndpointOptions {
   readonly baseURL: string;
   readonly apiKey?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** What is appended to the base URL's path (default `/chat/completions`). */
+  readonly path?: string;
 }
 
 /**
@@ -50,7 +52,8 @@ export function resolveEndpoint(options: EndpointOptions): Endpoint {
   const hasAuthorization = Object.keys(headers).some(
     (name) => name.toLowerCase() === 'authorization',
   );
-  let url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const path = options.path ?? '/chat/completions';
+  let url = `${options.baseURL.replace(/\/+$/, '')}${path}`;
   let shown = '(invalid base URL)';
   let deepSeek = false;
   let parsed: URL | undefined;
@@ -66,7 +69,7 @@ export function resolveEndpoint(options: EndpointOptions): Endpoint {
       headers.authorization = `Basic ${base64(`${user}:${password}`)}`;
     parsed.username = '';
     parsed.password = '';
-    parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/chat/completions`;
+    parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}${path}`;
     url = parsed.toString();
     shown = redactUrl(parsed);
     deepSeek = isDeepSeekHost(parsed.hostname);

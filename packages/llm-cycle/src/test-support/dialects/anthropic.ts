@@ -1,0 +1,77 @@
+/**
+ * The Anthropic Messages dialect: `startMessagesServer` and `createAnthropicProvider`. Every
+ * tool-call step comes with a `thinking` block, and the model runs with thinking on, so the
+ * server refuses any turn whose thinking did not come back exactly (through history, run
+ * state, cassettes).
+ */
+import { createAnthropicProvider } from '../../providers/anthropic/anthropic-provider.js';
+import {
+  type MessagesReply,
+  messagesBody,
+  messagesError,
+  messagesStream,
+  type ReceivedRequest,
+  type ServerReply,
+  startMessagesServer,
+} from '../../testing/index.js';
+import type { Step } from '../pause-kit.js';
+import type { DialectServer, WireDialect } from './wire-dialect.js';
+
+function replyOf(step: Step): MessagesReply {
+  if ('text' in step) return { text: step.text };
+  return {
+    thinking: `I will call ${step.calls.map((call) => call.name).join(' and ')}.`,
+    calls: step.calls.map((call) => ({
+      id: call.id,
+      name: call.name,
+      input: call.args as Record<string, unknown>,
+    })),
+  };
+}
+
+/** One step as the Messages server answers `request`. */
+function messagesReply(step: Step, request: ReceivedRequest): ServerReply {
+  const reply = replyOf(step);
+  return (request.body as { stream?: boolean }).stream === true
+    ? { kind: 'sse', writes: messagesStream(reply) }
+    : { kind: 'json', body: messagesBody(reply) };
+}
+
+interface SentBlock {
+  readonly type: string;
+  readonly content?: string;
+}
+
+/** Anthropic Messages, as api.anthropic.com speaks it. */
+export const anthropicDialect: WireDialect = {
+  name: 'anthropic',
+  async start(): Promise<DialectServer> {
+    const server = await startMessagesServer();
+    return {
+      server,
+      reply: messagesReply,
+      provider: (options = {}) =>
+        createAnthropicProvider({ apiKey: 'sk-ant-test', baseURL: server.baseURL, ...options }),
+      overloaded: () => ({
+        kind: 'json',
+        status: 529,
+        headers: { 'retry-after': '0' },
+        body: messagesError('overloaded_error', 'Overloaded'),
+      }),
+      toolResults: (index) => {
+        const body = server.requests[index]?.body as
+          | { messages?: { content: string | SentBlock[] }[] }
+          | undefined;
+        return (body?.messages ?? []).flatMap((message) =>
+          typeof message.content === 'string'
+            ? []
+            : message.content.flatMap((block) =>
+                block.type === 'tool_result' ? [String(block.content)] : [],
+              ),
+        );
+      },
+      parameters: { thinking: { type: 'enabled', budget_tokens: 1024 } },
+      close: () => server.close(),
+    };
+  },
+};
