@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatChunk, ChatRequest } from '../../chat-provider.js';
 import type { ChatMessage } from '../../messages.js';
+import { cutsOf, useResponsesServer } from '../../test-support/dialects/openai-responses.js';
 import { collectChunks, finalResponse } from '../../test-support/results.js';
 import {
   functionCallItem,
@@ -15,7 +16,6 @@ import {
   responsesUsage,
 } from '../../testing/index.js';
 import { createOpenAIResponsesProvider } from './openai-responses-provider.js';
-import { cutsOf, useResponsesServer } from '../../test-support/dialects/openai-responses.js';
 
 const wire = useResponsesServer();
 // biome-ignore lint/suspicious/noExplicitAny: the tests read the JSON bodies the server received
