@@ -250,10 +250,19 @@ function assistant(value: unknown, where: string): void {
   }
 }
 
+/** The optional counts of `Usage` (a native provider's cache and reasoning tokens). */
+const optionalUsage = ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
+
 function usage(value: unknown, where: string): void {
-  const item = object(value, where, ['promptTokens', 'completionTokens', 'totalTokens'], []);
-  for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
+  const item = object(
+    value,
+    where,
+    ['promptTokens', 'completionTokens', 'totalTokens'],
+    optionalUsage,
+  );
+  for (const key of ['promptTokens', 'completionTokens', 'totalTokens', ...optionalUsage]) {
     const amount = item[key];
+    if (amount === undefined && (optionalUsage as readonly string[]).includes(key)) continue;
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
       throw new Refusal(`${where}.${key} is ${describeThrown(amount)}, not a number >= 0`);
     }
