@@ -83,22 +83,20 @@ describe('createOpenAIResponsesProvider: errors', () => {
       output: [],
       error: { code: 'server_error', message: 'The model crashed.' },
     });
-    wire.server
-      .reset()
-      .reply(
-        {
-          kind: 'sse',
-          writes: [...start, responsesErrorEvent('ERR_SOMETHING', 'Something went wrong')],
-        },
-        {
-          kind: 'sse',
-          writes: [
-            ...start,
-            `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', response: failed })}\n\n`,
-          ],
-        },
-        { kind: 'json', body: failed },
-      );
+    wire.server.reset().reply(
+      {
+        kind: 'sse',
+        writes: [...start, responsesErrorEvent('ERR_SOMETHING', 'Something went wrong')],
+      },
+      {
+        kind: 'sse',
+        writes: [
+          ...start,
+          `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', response: failed })}\n\n`,
+        ],
+      },
+      { kind: 'json', body: failed },
+    );
     const event = await streamed();
     expect(event.code).toBe('stream_error');
     expect(event.message).toContain('Something went wrong');
@@ -142,20 +140,18 @@ describe('createOpenAIResponsesProvider: errors', () => {
   });
 
   it('refuses a body that is no Responses answer, naming what it got', async () => {
-    wire.server
-      .reset()
-      .reply(
-        {
-          kind: 'text',
-          status: 200,
-          headers: { 'content-type': 'text/html' },
-          body: '<html>Sign in</html>',
-        },
-        {
-          kind: 'json',
-          body: { choices: [{ message: { role: 'assistant', content: 'chat completions' } }] },
-        },
-      );
+    wire.server.reset().reply(
+      {
+        kind: 'text',
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        body: '<html>Sign in</html>',
+      },
+      {
+        kind: 'json',
+        body: { choices: [{ message: { role: 'assistant', content: 'chat completions' } }] },
+      },
+    );
     const portal = await streamed();
     expect(portal.code).toBe('invalid_response');
     expect(portal.message).toContain('/responses is appended');
@@ -180,26 +176,24 @@ describe('createOpenAIResponsesProvider: errors', () => {
 
   it('never lets the API key out: echoed in text deltas, in an error event, in an HTTP error', async () => {
     const echoed = responseObject({ output: [messageItem(`your key is ${apiKey}`)] });
-    wire.server
-      .reset()
-      .reply(
-        { kind: 'sse', writes: responseEvents(echoed, 1) },
-        {
-          kind: 'sse',
-          writes: [responsesErrorEvent('invalid_api_key', `Incorrect API key provided: ${apiKey}`)],
-        },
-        {
-          kind: 'json',
-          status: 401,
-          body: {
-            error: {
-              message: `Incorrect API key provided: ${apiKey}`,
-              type: 'invalid_request_error',
-              code: 'invalid_api_key',
-            },
+    wire.server.reset().reply(
+      { kind: 'sse', writes: responseEvents(echoed, 1) },
+      {
+        kind: 'sse',
+        writes: [responsesErrorEvent('invalid_api_key', `Incorrect API key provided: ${apiKey}`)],
+      },
+      {
+        kind: 'json',
+        status: 401,
+        body: {
+          error: {
+            message: `Incorrect API key provided: ${apiKey}`,
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
           },
         },
-      );
+      },
+    );
     const chunks = await collectChunks(provider().chatStream(request));
     expect(JSON.stringify(chunks)).not.toContain(apiKey);
     expect(JSON.stringify(chunks)).toContain('your key is');

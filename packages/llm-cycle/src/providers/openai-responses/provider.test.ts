@@ -27,7 +27,7 @@ const weather = {
   function: {
     name: 'weather',
     description: 'The weather in a city.',
-    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    parameters: { type: 'object' as const, properties: { city: { type: 'string' as const } } },
   },
 };
 const request: ChatRequest = {
