@@ -74,7 +74,9 @@ export function reasoningItem(
 
 /** What a response object is made of. */
 export interface ResponseParts {
+  /** The output items, in order (build them with `messageItem`, `functionCallItem`, `reasoningItem`). */
   readonly output: readonly ResponsesObject[];
+  /** The response id (default: a fresh `resp_…`). */
   readonly id?: string;
   /** `completed` (default), `incomplete` or `failed`. */
   readonly status?: 'completed' | 'incomplete' | 'failed';
@@ -82,7 +84,9 @@ export interface ResponseParts {
   readonly incompleteReason?: string;
   /** `error` of a failed response: `{ code, message }`. */
   readonly error?: { readonly code: string; readonly message: string };
+  /** `usage` (default `responsesUsage(12, 6)`; `null`: none). */
   readonly usage?: ResponsesObject | null;
+  /** `store` as the response echoes it (default `false`). */
   readonly store?: boolean;
 }
 
