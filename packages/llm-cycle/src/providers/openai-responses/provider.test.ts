@@ -14,6 +14,7 @@ import {
   responseEvents,
   responseObject,
   responsesUsage,
+  startResponsesServer,
 } from '../../testing/index.js';
 import { createOpenAIResponsesProvider } from './openai-responses-provider.js';
 
@@ -212,6 +213,22 @@ describe('createOpenAIResponsesProvider: the answer', () => {
           { callId: 'call_b', toolName: 'weather', arguments: '{"city":"Rome"}' },
         ],
       });
+    }
+  });
+
+  it('keeps one connection for a conversation: each stream is read to its end and handed back', async () => {
+    const server = await startResponsesServer();
+    try {
+      const model = createOpenAIResponsesProvider({ baseURL: server.baseURL });
+      for (let turn = 0; turn < 3; turn++) {
+        server.reply({ kind: 'sse', writes: responseEvents(whole) }, { kind: 'json', body: whole });
+        await collectChunks(model.chatStream(request));
+        await model.chat(request);
+      }
+      expect(server.requests).toHaveLength(6);
+      expect(server.connections()).toBe(1);
+    } finally {
+      await server.close();
     }
   });
 
