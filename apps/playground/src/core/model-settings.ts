@@ -1,5 +1,6 @@
 import { type ChatProvider, createOpenAICompatibleProvider } from '@agcore/llm-cycle';
 import { createAnthropicProvider } from '@agcore/llm-cycle/anthropic';
+import { createOpenAIResponsesProvider } from '@agcore/llm-cycle/openai-responses';
 import { PlaygroundError } from './playground-error.js';
 
 /** The wire formats `--provider` names. */
@@ -125,8 +126,7 @@ function parseProvider(text: string | undefined): ProviderKind | undefined {
 
 /**
  * The provider of remote settings.
- * @throws {PlaygroundError} for `anthropic` without an API key, and for `openai-responses`,
- * which this build of llm-cycle does not have
+ * @throws {PlaygroundError} for `anthropic` without an API key
  */
 export function createRemoteProvider(
   settings: Extract<ModelSettings, { kind: 'remote' }>,
@@ -145,9 +145,11 @@ export function createRemoteProvider(
         ...limits,
       });
     case 'openai-responses':
-      throw new PlaygroundError(
-        '--provider openai-responses needs @agcore/llm-cycle/openai-responses, which this build of llm-cycle does not have; use --provider openai-compatible.',
-      );
+      return createOpenAIResponsesProvider({
+        baseURL: settings.baseURL,
+        ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+        ...limits,
+      });
     case 'openai-compatible':
       return createOpenAICompatibleProvider({
         baseURL: settings.baseURL,

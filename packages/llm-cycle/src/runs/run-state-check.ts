@@ -251,13 +251,18 @@ function assistant(value: unknown, where: string): void {
 }
 
 /** The optional counts of `Usage` (a native provider's cache and reasoning tokens). */
-const optionalCounts = ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
+const optionalUsage = ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
 
 function usage(value: unknown, where: string): void {
-  const counts = ['promptTokens', 'completionTokens', 'totalTokens'] as const;
-  const item = object(value, where, counts, optionalCounts);
-  for (const key of [...counts, ...optionalCounts.filter((key) => Object.hasOwn(item, key))]) {
+  const item = object(
+    value,
+    where,
+    ['promptTokens', 'completionTokens', 'totalTokens'],
+    optionalUsage,
+  );
+  for (const key of ['promptTokens', 'completionTokens', 'totalTokens', ...optionalUsage]) {
     const amount = item[key];
+    if (amount === undefined && (optionalUsage as readonly string[]).includes(key)) continue;
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
       throw new Refusal(`${where}.${key} is ${describeThrown(amount)}, not a number >= 0`);
     }

@@ -34,6 +34,20 @@ export {
   startMessagesServer,
   thinkingSignature,
 } from './messages-exports.js';
+export type { ResponsesServer } from './responses-server.js';
+export { startResponsesServer } from './responses-server.js';
+export type { ResponseParts, ResponsesObject } from './responses-wire.js';
+export {
+  functionCallItem,
+  messageItem,
+  reasoningItem,
+  responseEvents,
+  responseObject,
+  responsesErrorEvent,
+  responsesEvent,
+  responsesId,
+  responsesUsage,
+} from './responses-wire.js';
 export type { RecordedCall, ScriptedToolCall, ScriptStep } from './scripted-provider.js';
 export { ScriptedProvider, textResponse, toolCallsResponse } from './scripted-provider.js';
 export type { StreamedCall, WireObject } from './wire-format.js';

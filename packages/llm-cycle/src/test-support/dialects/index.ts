@@ -7,12 +7,17 @@ import type { ServerReply } from '../../testing/index.js';
 import type { Model, Step } from '../pause-kit.js';
 import { anthropicDialect } from './anthropic.js';
 import { openAICompatibleDialect } from './openai-compatible.js';
+import { openAIResponsesDialect } from './responses-wire-dialect.js';
 import type { DialectServer, WireDialect } from './wire-dialect.js';
 
 export type { DialectProviderOptions, DialectServer, WireDialect } from './wire-dialect.js';
 
 /** Every dialect, in the order the suite runs them. */
-export const dialects: readonly WireDialect[] = [openAICompatibleDialect, anthropicDialect];
+export const dialects: readonly WireDialect[] = [
+  openAICompatibleDialect,
+  anthropicDialect,
+  openAIResponsesDialect,
+];
 
 /**
  * A model playing `steps` on a dialect's server, after the replies `first` (e.g. a failure to
