@@ -15,7 +15,7 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import { decisionProblems, type PauseRecord } from './decisions.js';
 import { durableProvider } from './durable-provider.js';
 import { durableRegistry } from './durable-registry.js';
-import { EventLog } from './event-log.js';
+import { EventBatch, EventLog } from './event-log.js';
 import type { DurableRunInput, RunOutcome } from './types.js';
 import { splitInput } from './types.js';
 import {
@@ -172,7 +172,9 @@ async function drain(
     if (!log.writtenByStep(next.value)) rest.push(next.value);
     next = await stream.next();
   }
-  for (const [index, event] of rest.entries()) await log.write(`w${stretch}:${index}`, event);
+  const batch = new EventBatch();
+  for (const [index, event] of rest.entries()) batch.add(`w${stretch}:${index}`, event);
+  await batch.flush();
   return next.value;
 }
 

@@ -72,9 +72,11 @@ export class DurableRuns {
   async *events(runId: string): AsyncGenerator<StreamEvent, void, undefined> {
     const seen = new Set<string>();
     for await (const record of this.client.readStream<EventRecord>(runId, eventsStreamKey)) {
-      if (seen.has(record.key)) continue;
-      seen.add(record.key);
-      yield reviveEvent(record.event);
+      for (const { key, event } of record.entries) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        yield reviveEvent(event);
+      }
     }
   }
 

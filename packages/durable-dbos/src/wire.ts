@@ -17,10 +17,15 @@ export const decisionsTopic = 'agcore.decisions';
 /** Workflow names are the agent's name under this prefix. */
 export const workflowPrefix = 'agcore.agent.';
 
-/** One entry of the events stream: `key` is the same when a replayed step writes it again. */
-export interface EventRecord {
+/** One event of the stream: `key` is the same when a replayed step writes it again. */
+export interface EventEntry {
   readonly key: string;
   readonly event: StreamEvent;
+}
+
+/** One write to the events stream: a batch of a step's events, in order. */
+export interface EventRecord {
+  readonly entries: readonly EventEntry[];
 }
 
 /** A step's recorded outcome: a value, or the error it ended with. */
