@@ -44,7 +44,7 @@ async function* recordedStream(
   options: ChatCallOptions | undefined,
 ): AsyncGenerator<ChatChunk> {
   const key = log.nextModelKey();
-  const outcome = await DBOS.runStep(() => streamStep(provider, log, key, request, options), {
+  const outcome = await DBOS.runStep(() => streamStep(provider, key, request, options), {
     name: `agcore.model.${key}`,
     retriesAllowed: false,
   });
@@ -54,7 +54,6 @@ async function* recordedStream(
 
 async function streamStep(
   provider: ChatProvider,
-  log: EventLog,
   key: string,
   request: ChatRequest,
   options: ChatCallOptions | undefined,

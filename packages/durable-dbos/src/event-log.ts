@@ -39,12 +39,15 @@ export class EventBatch {
     this.#scheduled = false;
     const entries = this.#pending;
     this.#pending = [];
-    if (entries.length > 0) {
-      const record: EventRecord = { entries };
-      this.#writing = this.#writing.then(() => DBOS.writeStream(eventsStreamKey, record));
-    }
+    if (entries.length > 0) this.#writing = this.#writing.then(() => writeEvents(entries));
     return this.#writing;
   }
+}
+
+/** Appends `entries` to the events stream of the current workflow, in one write. */
+export function writeEvents(entries: readonly EventEntry[]): Promise<void> {
+  const record: EventRecord = { entries };
+  return DBOS.writeStream(eventsStreamKey, record);
 }
 
 /** Per workflow execution: counters that name steps the same on every replay. */

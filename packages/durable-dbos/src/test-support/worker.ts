@@ -49,7 +49,7 @@ const agent = defineDurableAgent({
     ...(process.env.STATE_SECRET === undefined ? {} : { stateSecret: process.env.STATE_SECRET }),
   }),
   registry: () => new ToolRegistry().register(sendEmail),
-  queue: { workerConcurrency: 10 },
+  queue: { workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? '10') },
   ...(timeout === undefined ? {} : { approvalTimeoutSec: Number(timeout) }),
 });
 
