@@ -129,7 +129,8 @@ async function segmentResult(
     if (message !== null) return message;
     const status = await DBOS.getWorkflowStatus(segmentId);
     if (status?.status === 'CANCELLED' || status?.status === 'ERROR') {
-      throw new LlmError('cancelled', `A stretch of run ${runId} ended ${status.status}.`);
+      const message = `The run was cancelled: its stretch ${segmentId} ended ${status.status}.`;
+      return { ok: false, error: new LlmError('cancelled', message).toJSON() };
     }
   }
 }
