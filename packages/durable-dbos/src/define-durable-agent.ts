@@ -39,7 +39,8 @@ const waitSliceSec = 86_400;
 const segmentSliceSec = 30;
 
 /**
- * Registers an agent as a DBOS workflow; call it in every worker before `DBOS.launch()`.
+ * Registers an agent as two DBOS workflows (its runs, and the stretches they run on the work
+ * queue); call it in every worker before `DBOS.launch()`.
  * Throws a `TypeError` for a name that is not a non-empty string or a timeout that is not a
  * positive number.
  */
