@@ -138,10 +138,11 @@ withDecisionOptions(withModelOptions(program))
       );
     }
     await observe(options, settings.terminal, settings.model);
-    exitCode = await runFlow(flow, {
+    const given = {
       ...settings,
       ...(options.stateFile === undefined ? {} : { stateFile: options.stateFile }),
-    });
+    };
+    exitCode = flow.run === undefined ? await runFlow(flow, given) : await flow.run(given);
   });
 
 withDecisionOptions(

@@ -243,7 +243,7 @@ describe('scripted flows (plain text)', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { name: string; summary: string; default: boolean });
-    expect(listed).toHaveLength(15);
+    expect(listed).toHaveLength(16);
     expect(listed[0]).toMatchObject({ name: 'tour', default: true });
     expect(listed.find((flow) => flow.name === 'cancel')?.summary).toContain('Ctrl-C');
   });

@@ -56,7 +56,7 @@ describe.skipIf(server === undefined)('durable runs across killed workers', () =
     const started = await pool.query("SELECT key FROM attempts WHERE executor = 'worker-a'");
     let inFlight = 0;
     for (const { key } of started.rows as { key: string }[]) {
-      const journal = (await dbos.listWorkflowSteps(key.split(':')[0] ?? '')) ?? [];
+      const journal = (await dbos.listWorkflowSteps(`${key.split(':')[0] ?? ''}:s0`)) ?? [];
       if (!journal.some((step) => step.name === 'agcore.tool.send_email')) inFlight += 1;
     }
     expect(inFlight).toBeGreaterThanOrEqual(5);
@@ -90,7 +90,7 @@ describe.skipIf(server === undefined)('durable runs across killed workers', () =
     const sentAtKill = model.requests.length - before;
     let recorded = 0;
     for (const runId of ids) {
-      const journal = (await dbos.listWorkflowSteps(runId)) ?? [];
+      const journal = (await dbos.listWorkflowSteps(`${runId}:s0`)) ?? [];
       recorded += journal.filter((step) => step.name.startsWith('agcore.model.')).length;
     }
     const inFlight = sentAtKill - recorded;

@@ -1,55 +1,25 @@
-// The worker side: an agent is a DBOS workflow that runs the unchanged LlmCycle with a provider
-// and a registry whose every request and call is a recorded step, and that waits for a
-// person's decisions with a durable `recv`.
-import {
-  type ChatResponse,
-  LlmCycle,
-  type LlmCycleOptions,
-  LlmError,
-  MemoryRunStore,
-  type ResumeDecision,
-  type StreamEvent,
-} from '@agcore/llm-cycle';
-import type { ToolRegistry } from '@agcore/tools-registry';
+// The worker side: an agent is two DBOS workflows. The run (`agcore.agent.<name>`, id = the
+// run id, on the agent's queue) only waits: for its segments, and for a person's decisions
+// with a durable `recv`. A segment (`agcore.segment.<name>`, on the agent's work queue, see
+// segment.ts) runs the unchanged LlmCycle with a provider and a registry whose every request
+// and call is a recorded step. A run that waits for a person runs no segment, so it holds no
+// slot of the work queue.
+import { LlmError, type ResumeDecision, type RunState } from '@agcore/llm-cycle';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { decisionProblems, type PauseRecord } from './decisions.js';
-import { durableProvider } from './durable-provider.js';
-import { durableRegistry } from './durable-registry.js';
-import { EventLog } from './event-log.js';
-import type { DurableRunInput, RunOutcome } from './types.js';
-import { splitInput } from './types.js';
+import { agentCycle, runSegment, type SegmentInput, type SegmentResult } from './segment.js';
+import type { DurableAgentOptions, DurableRunInput, RunOutcome } from './types.js';
 import {
   decisionsTopic,
   eventsStreamKey,
-  llmErrorJson,
   pauseEventKey,
+  type SegmentPointer,
+  segmentPrefix,
+  segmentTopic,
   stateEventKey,
   workflowPrefix,
+  workQueueName,
 } from './wire.js';
-
-/** The queue of an agent's runs (DBOS `registerQueue` parameters). */
-export interface DurableQueueOptions {
-  /** The queue's name; default `agcore-<agent name>`. Clients pass it to `DurableRuns`. */
-  readonly name?: string;
-  /** At most this many runs at once in one worker process. */
-  readonly workerConcurrency?: number;
-  /** At most `limitPerPeriod` runs started per `periodSec` seconds. */
-  readonly rateLimit?: { readonly limitPerPeriod: number; readonly periodSec: number };
-}
-
-/** Options of `defineDurableAgent`. */
-export interface DurableAgentOptions {
-  /** The agent's name: the DBOS workflow is `agcore.agent.<name>`. */
-  readonly name: string;
-  /** The cycle's options for each run (called in the worker; `runId`, `sessionId`, `runStore` are set by the agent). */
-  readonly cycle: () => LlmCycleOptions;
-  /** The registry for each run (called in the worker). */
-  readonly registry: () => ToolRegistry;
-  /** The queue the runs are started on. */
-  readonly queue?: DurableQueueOptions;
-  /** A wait for decisions longer than this abandons the waiting calls and ends the run `cancelled`. Default: no limit. */
-  readonly approvalTimeoutSec?: number;
-}
 
 /** A registered agent. */
 export interface DurableAgent {
@@ -57,16 +27,20 @@ export interface DurableAgent {
   readonly name: string;
   /** The DBOS workflow's name. */
   readonly workflowName: string;
-  /** The queue its runs go on. */
+  /** The queue its runs go on (no concurrency limit: a run there only waits). */
   readonly queueName: string;
-  /** Registers the queue in the system database; call after `DBOS.launch()`. */
+  /** The queue the stretches of its runs go on, `<queueName>.work` (`workerConcurrency` is here). */
+  readonly workQueueName: string;
+  /** Registers both queues in the system database; call after `DBOS.launch()`. */
   registerQueue(): Promise<void>;
 }
 
 const waitSliceSec = 86_400;
+const segmentSliceSec = 30;
 
 /**
- * Registers an agent as a DBOS workflow; call it in every worker before `DBOS.launch()`.
+ * Registers an agent as two DBOS workflows (its runs, and the stretches they run on the work
+ * queue); call it in every worker before `DBOS.launch()`.
  * Throws a `TypeError` for a name that is not a non-empty string or a timeout that is not a
  * positive number.
  */
@@ -82,7 +56,13 @@ export function defineDurableAgent(options: DurableAgentOptions): DurableAgent {
   }
   const workflowName = `${workflowPrefix}${options.name}`;
   const queueName = options.queue?.name ?? `agcore-${options.name}`;
-  DBOS.registerWorkflow((input: DurableRunInput) => runAgent(options, input), {
+  const work = workQueueName(queueName);
+  const segment = DBOS.registerWorkflow((input: SegmentInput) => runSegment(options, input), {
+    name: `${segmentPrefix}${options.name}`,
+  });
+  const start: StartSegment = (id, input) =>
+    DBOS.startWorkflow(segment, { workflowID: id, queueName: work })(input).then(() => undefined);
+  DBOS.registerWorkflow((input: DurableRunInput) => runAgent(options, input, start), {
     name: workflowName,
   });
   const { workerConcurrency, rateLimit } = options.queue ?? {};
@@ -90,54 +70,69 @@ export function defineDurableAgent(options: DurableAgentOptions): DurableAgent {
     name: options.name,
     workflowName,
     queueName,
+    workQueueName: work,
     registerQueue: async () => {
       await DBOS.registerQueue(queueName, {
-        ...(workerConcurrency === undefined ? {} : { workerConcurrency }),
         ...(rateLimit === undefined ? {} : { rateLimit }),
+        onConflict: 'always_update',
+      });
+      await DBOS.registerQueue(work, {
+        ...(workerConcurrency === undefined ? {} : { workerConcurrency }),
         onConflict: 'always_update',
       });
     },
   };
 }
 
-async function runAgent(options: DurableAgentOptions, input: DurableRunInput): Promise<RunOutcome> {
+type StartSegment = (segmentId: string, input: SegmentInput) => Promise<void>;
+
+async function runAgent(
+  options: DurableAgentOptions,
+  input: DurableRunInput,
+  startSegment: StartSegment,
+): Promise<RunOutcome> {
   const runId = DBOS.workflowID ?? '';
-  const log = new EventLog();
-  const base = options.cycle();
-  const { history, prompt } = splitInput(input);
-  const registry = durableRegistry(options.registry(), log, {
-    maxToolResultBytes: base.maxToolResultBytes === undefined ? 16_384 : base.maxToolResultBytes,
-  });
-  const cycle = new LlmCycle({
-    ...base,
-    provider: durableProvider(base.provider, log),
-    runId,
-    sessionId: runId,
-    runStore: new MemoryRunStore(),
-    ...(history.length === 0 ? {} : { messages: history }),
-  });
   const decided: string[] = [];
-  let stretch = 0;
-  let stream = cycle.submitStreamWithTools(prompt, registry);
-  try {
-    for (;;) {
-      const response = await drain(stream, log, stretch);
-      stretch += 1;
-      const state = cycle.state();
-      await DBOS.setEvent(stateEventKey, state);
-      const calls = response.interruptions ?? [];
-      const pause: PauseRecord = { epoch: state.epoch, calls, decided: [...decided] };
-      await DBOS.setEvent(pauseEventKey, pause);
-      if (calls.length === 0) return await finish({ ok: true, response });
-      const decisions = await waitForDecisions(cycle, options.approvalTimeoutSec);
-      if (decisions === undefined) return await timedOut(cycle, options, decided);
-      decided.push(...Object.keys(decisions));
-      await DBOS.setEvent(pauseEventKey, { epoch: state.epoch, calls: [], decided: [...decided] });
-      stream = cycle.resumeStream(decisions, registry);
+  let next: SegmentInput = { runId, start: input };
+  for (let index = 0; ; index += 1) {
+    const result = await segmentResult(runId, index, next, startSegment);
+    if ('thrown' in result) throw new Error(`A stretch of run ${runId} failed: ${result.thrown}`);
+    if (result.state !== undefined) await DBOS.setEvent(stateEventKey, result.state);
+    if (!result.ok) return await finish({ ok: false, error: result.error });
+    const { state, response } = result;
+    const calls = response.interruptions ?? [];
+    const pause: PauseRecord = { epoch: state.epoch, calls, decided: [...decided] };
+    await DBOS.setEvent(pauseEventKey, pause);
+    if (calls.length === 0) return await finish({ ok: true, response });
+    const decisions = await waitForDecisions(pause, options.approvalTimeoutSec);
+    if (decisions === undefined) return await timedOut(runId, state, options, decided);
+    decided.push(...Object.keys(decisions));
+    await DBOS.setEvent(pauseEventKey, { epoch: state.epoch, calls: [], decided: [...decided] });
+    next = { runId, state, decisions };
+  }
+}
+
+/** Starts segment `index` of the run, points the run's events at it, and waits for its end. */
+async function segmentResult(
+  runId: string,
+  index: number,
+  input: SegmentInput,
+  startSegment: StartSegment,
+): Promise<SegmentResult> {
+  const segmentId = `${runId}:s${String(index)}`;
+  await startSegment(segmentId, input);
+  const pointer: SegmentPointer = { segment: segmentId };
+  await DBOS.writeStream(eventsStreamKey, pointer);
+  for (;;) {
+    // The segment sends its result as its last act; one that is cancelled or lost sends none,
+    // so the wait is sliced and the segment's status looked at between slices.
+    const message = await DBOS.recv<SegmentResult>(segmentTopic, segmentSliceSec);
+    if (message !== null) return message;
+    const status = await DBOS.getWorkflowStatus(segmentId);
+    if (status?.status === 'CANCELLED' || status?.status === 'ERROR') {
+      const message = `The run was cancelled: its stretch ${segmentId} ended ${status.status}.`;
+      return { ok: false, error: new LlmError('cancelled', message).toJSON() };
     }
-  } catch (error) {
-    if (!LlmError.isInstance(error)) throw error;
-    return await finish({ ok: false, error: llmErrorJson(error) });
   }
 }
 
@@ -147,11 +142,14 @@ async function finish(outcome: RunOutcome): Promise<RunOutcome> {
 }
 
 async function timedOut(
-  cycle: LlmCycle,
+  runId: string,
+  paused: RunState,
   options: DurableAgentOptions,
   decided: readonly string[],
 ): Promise<RunOutcome> {
   const reason = `no decision within approvalTimeoutSec (${String(options.approvalTimeoutSec)} s)`;
+  // Pure: the cycle is made from the paused state and abandoned in memory, no request is sent.
+  const cycle = agentCycle(options.cycle(), runId, { state: paused });
   cycle.abandon(reason);
   const state = cycle.state();
   await DBOS.setEvent(stateEventKey, state);
@@ -160,28 +158,11 @@ async function timedOut(
   return finish({ ok: false, error: error.toJSON() });
 }
 
-/** Runs a stretch of the loop to its end; events no step wrote are written now, in order. */
-async function drain(
-  stream: AsyncGenerator<StreamEvent, ChatResponse, undefined>,
-  log: EventLog,
-  stretch: number,
-): Promise<ChatResponse> {
-  const rest: StreamEvent[] = [];
-  let next = await stream.next();
-  while (next.done !== true) {
-    if (!log.writtenByStep(next.value)) rest.push(next.value);
-    next = await stream.next();
-  }
-  for (const [index, event] of rest.entries()) await log.write(`w${stretch}:${index}`, event);
-  return next.value;
-}
-
 /** The first decisions that fit the waiting calls, or `undefined` when the time ran out. */
 async function waitForDecisions(
-  cycle: LlmCycle,
+  pause: PauseRecord,
   timeoutSec: number | undefined,
 ): Promise<Record<string, ResumeDecision> | undefined> {
-  const calls = cycle.interruptions();
   const deadline = timeoutSec === undefined ? undefined : (await DBOS.now()) + timeoutSec * 1000;
   for (;;) {
     let wait = waitSliceSec;
@@ -192,7 +173,7 @@ async function waitForDecisions(
     }
     const message = await DBOS.recv<Record<string, ResumeDecision>>(decisionsTopic, wait);
     if (message === null) continue;
-    if (typeof message === 'object' && decisionProblems(calls, message).length === 0)
+    if (typeof message === 'object' && decisionProblems(pause.calls, message).length === 0)
       return message;
   }
 }

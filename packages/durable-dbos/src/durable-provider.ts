@@ -11,7 +11,7 @@ import type {
   ChatResponse,
 } from '@agcore/llm-cycle';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import type { EventLog } from './event-log.js';
+import { EventBatch, type EventLog } from './event-log.js';
 import { llmErrorJson, reviveLlmError, type StepOutcome } from './wire.js';
 
 /** `provider` with each request run as a recorded step of the current workflow. */
@@ -44,7 +44,7 @@ async function* recordedStream(
   options: ChatCallOptions | undefined,
 ): AsyncGenerator<ChatChunk> {
   const key = log.nextModelKey();
-  const outcome = await DBOS.runStep(() => streamStep(provider, log, key, request, options), {
+  const outcome = await DBOS.runStep(() => streamStep(provider, key, request, options), {
     name: `agcore.model.${key}`,
     retriesAllowed: false,
   });
@@ -54,29 +54,33 @@ async function* recordedStream(
 
 async function streamStep(
   provider: ChatProvider,
-  log: EventLog,
   key: string,
   request: ChatRequest,
   options: ChatCallOptions | undefined,
 ): Promise<StepOutcome<ChatChunk[]>> {
   const chunks: ChatChunk[] = [];
+  const batch = new EventBatch();
+  let outcome: StepOutcome<ChatChunk[]>;
   try {
     for await (const chunk of provider.chatStream(request, options)) {
       chunks.push(chunk);
       if (chunk.type !== 'response') {
-        await log.write(`${key}:${chunks.length}`, chunk);
+        batch.add(`${key}:${chunks.length}`, chunk);
         continue;
       }
       const { message, finishReason, usage } = chunk.response;
       const calls = message.tool_calls !== undefined && message.tool_calls.length > 0;
-      await log.write(`${key}:end`, {
+      batch.add(`${key}:end`, {
         type: 'turn_complete',
         reason: calls ? 'tool_calls' : finishReason,
         ...(usage === undefined ? {} : { usage }),
       });
     }
-    return { ok: true, value: chunks };
+    outcome = { ok: true, value: chunks };
   } catch (error) {
-    return { ok: false, error: llmErrorJson(error) };
+    outcome = { ok: false, error: llmErrorJson(error) };
   }
+  // The events are in the stream before the step's checkpoint says it is done.
+  await batch.flush();
+  return outcome;
 }

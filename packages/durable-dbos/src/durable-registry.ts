@@ -5,7 +5,7 @@
 // order, `maxParallelToolCalls` included), which is what keeps their journal positions stable.
 import type { InvokeOptions, ToolInvocation, ToolRegistry } from '@agcore/tools-registry';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import type { EventLog } from './event-log.js';
+import { EventBatch, type EventLog } from './event-log.js';
 import { type InvocationRecord, invocationRecord, reviveInvocation } from './wire.js';
 
 /** The byte limit of a tool message, to tell readers whether the loop cut one (as it does). */
@@ -45,7 +45,8 @@ async function invokeAsStep(
   const key = log.nextToolKey(callId);
   const record = await DBOS.runStep(
     async (): Promise<InvocationRecord> => {
-      await log.write(`${key}:start`, {
+      const batch = new EventBatch();
+      batch.add(`${key}:start`, {
         type: 'tool_execution_started',
         toolName: name,
         callId,
@@ -60,20 +61,18 @@ async function invokeAsStep(
           progress: (update) => {
             progress?.(update);
             progressCount += 1;
-            void log
-              .write(`${key}:p${progressCount}`, {
-                type: 'tool_execution_progress',
-                toolName: name,
-                callId,
-                progress: update,
-              })
-              .catch(() => undefined);
+            batch.add(`${key}:p${progressCount}`, {
+              type: 'tool_execution_progress',
+              toolName: name,
+              callId,
+              progress: update,
+            });
           },
         },
       });
       const written = invocationRecord(invocation);
-      if (written.question === undefined)
-        await log.write(`${key}:end`, completed(written, settings));
+      if (written.question === undefined) batch.add(`${key}:end`, completed(written, settings));
+      await batch.flush();
       return written;
     },
     { name: `agcore.tool.${name}`, retriesAllowed: false },

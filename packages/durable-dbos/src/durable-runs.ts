@@ -18,8 +18,11 @@ import {
   eventsStreamKey,
   pauseEventKey,
   reviveLlmError,
+  type SegmentPointer,
+  segmentPrefix,
   stateEventKey,
   workflowPrefix,
+  workQueueName,
 } from './wire.js';
 
 /** Options of `DurableRuns`. */
@@ -70,11 +73,23 @@ export class DurableRuns {
 
   /** The run's events, live, each once (also across a worker's crash), until the run ends. */
   async *events(runId: string): AsyncGenerator<StreamEvent, void, undefined> {
+    // The run's stream names its segments in order; each segment's stream holds its events.
+    const read = new Set<string>();
+    for await (const pointer of this.client.readStream<SegmentPointer>(runId, eventsStreamKey)) {
+      if (read.has(pointer.segment)) continue;
+      read.add(pointer.segment);
+      yield* this.segmentEvents(pointer.segment);
+    }
+  }
+
+  private async *segmentEvents(segmentId: string): AsyncGenerator<StreamEvent, void, undefined> {
     const seen = new Set<string>();
-    for await (const record of this.client.readStream<EventRecord>(runId, eventsStreamKey)) {
-      if (seen.has(record.key)) continue;
-      seen.add(record.key);
-      yield reviveEvent(record.event);
+    for await (const record of this.client.readStream<EventRecord>(segmentId, eventsStreamKey)) {
+      for (const { key, event } of record.entries) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        yield reviveEvent(event);
+      }
     }
   }
 
@@ -124,9 +139,9 @@ export class DurableRuns {
     return (await this.client.getEvent<RunState>(runId, stateEventKey, 0)) ?? undefined;
   }
 
-  /** Cancels the run (a waiting one too); `result` then rejects with `cancelled`. */
+  /** Cancels the run (a waiting one too, and the stretch it runs); `result` then rejects with `cancelled`. */
   async cancel(runId: string): Promise<void> {
-    await this.client.cancelWorkflow(runId);
+    await this.client.cancelWorkflow(runId, { cancelChildren: true });
   }
 
   /** Runs of every agent, optionally by DBOS status. */
@@ -145,21 +160,31 @@ export class DurableRuns {
   }
 
   /**
-   * Dead-worker takeover, for a supervisor: puts the unfinished runs of `executorId` back on
-   * their queues so live workers continue them from their journal. Returns their ids.
+   * Dead-worker takeover, for a supervisor: puts the unfinished runs of `executorId`, and the
+   * stretches of runs it was running, back on their queues so live workers continue them from
+   * their journal. Returns their workflow ids (a run's id; `<runId>:s<n>` for a stretch).
    */
   async takeOver(executorId: string): Promise<string[]> {
     const runs = await this.client.listWorkflows({ executorId, status: 'PENDING' });
     const ids: string[] = [];
     for (const run of runs) {
-      if (!run.workflowName.startsWith(workflowPrefix)) continue;
-      const agentName = run.workflowName.slice(workflowPrefix.length);
-      await this.client.resumeWorkflow(run.workflowID, {
-        queueName: run.queueName ?? this.queues[agentName] ?? `agcore-${agentName}`,
-      });
+      const queueName = this.queueOf(run.workflowName, run.queueName);
+      if (queueName === undefined) continue;
+      await this.client.resumeWorkflow(run.workflowID, { queueName });
       ids.push(run.workflowID);
     }
     return ids;
+  }
+
+  /** The queue a run or a segment of an agent goes back on; `undefined` for other workflows. */
+  private queueOf(workflowName: string, queueName: string | undefined): string | undefined {
+    if (workflowName.startsWith(workflowPrefix)) {
+      const agentName = workflowName.slice(workflowPrefix.length);
+      return queueName ?? this.queues[agentName] ?? `agcore-${agentName}`;
+    }
+    if (!workflowName.startsWith(segmentPrefix)) return undefined;
+    const agentName = workflowName.slice(segmentPrefix.length);
+    return queueName ?? workQueueName(this.queues[agentName] ?? `agcore-${agentName}`);
   }
 
   private async pause(runId: string): Promise<PauseRecord | undefined> {

@@ -4,10 +4,51 @@
 // Events the loop makes outside any step are written by the workflow at a point where no step
 // is in flight (the end of a stretch of the loop), so the journal's order never depends on
 // timing.
+//
+// Every stream write is a Postgres transaction (four round trips in DBOS), so a step's events
+// go in batches: the first event of a batch waits `flushAfterMs` for company, and the step's
+// end writes what is left before the step's checkpoint. A fast step is one write; a slow one
+// (a long answer, a slow tool) still shows its events within `flushAfterMs`.
 
 import type { StreamEvent } from '@agcore/llm-cycle';
+import { delay } from '@agcore/tools-core';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { type EventRecord, eventsStreamKey } from './wire.js';
+import { type EventEntry, type EventRecord, eventsStreamKey } from './wire.js';
+
+/** How long the first event of a batch waits for the next before it is written. */
+const flushAfterMs = 20;
+
+/** The events of one step (or of the end of a stretch), written in order, in few writes. */
+export class EventBatch {
+  #pending: EventEntry[] = [];
+  #writing: Promise<void> = Promise.resolve();
+  #scheduled = false;
+
+  /** Adds an event; it is written within `flushAfterMs`, or by `flush()`. */
+  add(key: string, event: StreamEvent): void {
+    this.#pending.push({ key, event });
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    void delay(flushAfterMs).then(() => {
+      if (this.#scheduled) void this.flush().catch(() => undefined);
+    });
+  }
+
+  /** Writes what is pending; resolves when every write so far is done, rejects when one failed. */
+  flush(): Promise<void> {
+    this.#scheduled = false;
+    const entries = this.#pending;
+    this.#pending = [];
+    if (entries.length > 0) this.#writing = this.#writing.then(() => writeEvents(entries));
+    return this.#writing;
+  }
+}
+
+/** Appends `entries` to the events stream of the current workflow, in one write. */
+export function writeEvents(entries: readonly EventEntry[]): Promise<void> {
+  const record: EventRecord = { entries };
+  return DBOS.writeStream(eventsStreamKey, record);
+}
 
 /** Per workflow execution: counters that name steps the same on every replay. */
 export class EventLog {
@@ -29,12 +70,6 @@ export class EventLog {
     this.toolRuns.set(callId, count + 1);
     this.stepCalls.add(callId);
     return `t:${callId}:${count}`;
-  }
-
-  /** Appends one event (from a step or from the workflow). */
-  write(key: string, event: StreamEvent): Promise<void> {
-    const record: EventRecord = { key, event };
-    return DBOS.writeStream(eventsStreamKey, record);
   }
 
   /** Whether the loop's `event` was written already by the step that made it. */

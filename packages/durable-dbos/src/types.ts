@@ -1,4 +1,5 @@
-import type { ChatMessage, ChatResponse, LlmErrorJson } from '@agcore/llm-cycle';
+import type { ChatMessage, ChatResponse, LlmCycleOptions, LlmErrorJson } from '@agcore/llm-cycle';
+import type { ToolRegistry } from '@agcore/tools-registry';
 
 /** What a run starts from: a prompt, or a history that ends with the user's message. */
 export type DurableRunInput =
@@ -24,4 +25,31 @@ export function splitInput(input: DurableRunInput): {
     );
   }
   return { history: messages.slice(0, -1), prompt: last.content };
+}
+
+/** The queue of an agent's runs (DBOS `registerQueue` parameters). */
+export interface DurableQueueOptions {
+  /** The queue's name; default `agcore-<agent name>`. Clients pass it to `DurableRuns`. */
+  readonly name?: string;
+  /**
+   * At most this many runs at once in one worker process. A run that waits for a person does
+   * not count (its next stretch waits for a slot when the decisions come).
+   */
+  readonly workerConcurrency?: number;
+  /** At most `limitPerPeriod` runs started per `periodSec` seconds. */
+  readonly rateLimit?: { readonly limitPerPeriod: number; readonly periodSec: number };
+}
+
+/** Options of `defineDurableAgent`. */
+export interface DurableAgentOptions {
+  /** The agent's name: the DBOS workflow is `agcore.agent.<name>`. */
+  readonly name: string;
+  /** The cycle's options for each run (called in the worker; `runId`, `sessionId`, `runStore` are set by the agent). */
+  readonly cycle: () => LlmCycleOptions;
+  /** The registry for each run (called in the worker). */
+  readonly registry: () => ToolRegistry;
+  /** The queue the runs are started on. */
+  readonly queue?: DurableQueueOptions;
+  /** A wait for decisions longer than this abandons the waiting calls and ends the run `cancelled`. Default: no limit. */
+  readonly approvalTimeoutSec?: number;
 }

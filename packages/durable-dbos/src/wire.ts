@@ -14,13 +14,32 @@ export const pauseEventKey = 'agcore.pause';
 export const stateEventKey = 'agcore.state';
 /** The message topic decisions are sent on. */
 export const decisionsTopic = 'agcore.decisions';
+/** The message topic a segment sends its `SegmentResult` to the run on. */
+export const segmentTopic = 'agcore.segment';
 /** Workflow names are the agent's name under this prefix. */
 export const workflowPrefix = 'agcore.agent.';
+/** Segment workflow names (a stretch of a run's loop) are the agent's name under this prefix. */
+export const segmentPrefix = 'agcore.segment.';
 
-/** One entry of the events stream: `key` is the same when a replayed step writes it again. */
-export interface EventRecord {
+/** The work queue of an agent whose runs go on `queueName`: where its segments run. */
+export function workQueueName(queueName: string): string {
+  return `${queueName}.work`;
+}
+
+/** One event of the stream: `key` is the same when a replayed step writes it again. */
+export interface EventEntry {
   readonly key: string;
   readonly event: StreamEvent;
+}
+
+/** One write to a segment's events stream: a batch of a step's events, in order. */
+export interface EventRecord {
+  readonly entries: readonly EventEntry[];
+}
+
+/** One write to a run's events stream: the id of its next segment, whose stream to read. */
+export interface SegmentPointer {
+  readonly segment: string;
 }
 
 /** A step's recorded outcome: a value, or the error it ended with. */

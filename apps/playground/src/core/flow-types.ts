@@ -1,5 +1,6 @@
 import type { JsonObject, Permission } from '@agcore/tools-core';
 import type { BundledServer } from './bundled-servers.js';
+import type { RunSettings } from './run-settings.js';
 
 /** One tool call in a scripted model answer. `arguments` as a string is sent verbatim. */
 export interface ScriptedToolCall {
@@ -60,6 +61,11 @@ export interface Flow {
   readonly allow?: readonly Permission[];
   /** The run pauses and its state is written to a file for `resume` (the `resume` flow). */
   readonly savesState?: boolean;
+  /**
+   * Runs the flow its own way instead of in this process (`durable`: a worker process and an
+   * approving one); resolves to the exit code.
+   */
+  readonly run?: (settings: RunSettings) => Promise<number>;
   /** A line printed after the run, given how it ended. */
   hint?(context: FlowContext, outcome: FlowExpectation | 'failed'): string | undefined;
 }

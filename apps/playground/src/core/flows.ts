@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Flow, ScriptedTurn } from './flow-types.js';
 import { approveFlow, askBackFlow, loopFlow, resumeFlow } from './flows-approval.js';
+import { durableFlow } from './flows-durable.js';
 
 export type {
   Flow,
@@ -289,6 +290,7 @@ export const flows: readonly Flow[] = [
   askBackFlow,
   resumeFlow,
   loopFlow,
+  durableFlow,
 ];
 
 /** The flow `pnpm playground` runs when no `--flow` is given. */

@@ -56,7 +56,10 @@ export interface ModelSettings {
   callId: string;
 }
 
-/** The model: a tool call to `send_email` first, then a streamed text once the tool answered. */
+/**
+ * The model: a tool call to `send_email` first, then a streamed text once the tool answered; a
+ * prompt that starts `Just answer` gets the text at once.
+ */
 export async function startModel() {
   const server = await startChatCompletionsServer({ keepAliveTimeoutMs: 1000 });
   const settings: ModelSettings = {
@@ -68,7 +71,9 @@ export async function startModel() {
     const body = request.body as { messages: { role: string; content?: unknown }[] };
     const last = body.messages.at(-1);
     const pause = settings.pauseMs > 0 ? { pause: settings.pauseMs } : {};
-    if (last?.role === 'tool') return { kind: 'sse', writes: textStream(settings.text), ...pause };
+    const direct = last?.role === 'user' && String(last.content).startsWith('Just answer');
+    if (last?.role === 'tool' || direct)
+      return { kind: 'sse', writes: textStream(settings.text), ...pause };
     return {
       kind: 'sse',
       writes: toolCallStream([

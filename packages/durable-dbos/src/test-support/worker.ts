@@ -15,6 +15,17 @@ const env = (name: string): string => {
   return value;
 };
 const databaseUrl = env('DATABASE_URL');
+// The load test's Postgres round trips: every query of this process, reported as it goes (a
+// killed worker's last report is a little short of its count).
+if (process.env.COUNT_QUERIES === '1') {
+  let queries = 0;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    queries += 1;
+    return (query as (...rest: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  setInterval(() => process.stdout.write(`queries ${String(queries)}\n`), 200).unref();
+}
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
 const delayMs = Number(process.env.TOOL_DELAY_MS ?? '0');
 
@@ -49,7 +60,7 @@ const agent = defineDurableAgent({
     ...(process.env.STATE_SECRET === undefined ? {} : { stateSecret: process.env.STATE_SECRET }),
   }),
   registry: () => new ToolRegistry().register(sendEmail),
-  queue: { workerConcurrency: 10 },
+  queue: { workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? '10') },
   ...(timeout === undefined ? {} : { approvalTimeoutSec: Number(timeout) }),
 });
 
