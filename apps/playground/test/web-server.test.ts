@@ -141,3 +141,81 @@ describe('playground web: the server (no browser)', () => {
     expect(state.mcp).toBe(false);
   });
 });
+
+describe('playground web: the chat route (no browser)', () => {
+  let web: WebProcess;
+  let url: URL;
+  let token: string;
+  const post = (path: string, body: string, type = 'application/json', withToken = true) =>
+    raw(url, {
+      path: withToken ? `${path}?token=${token}` : path,
+      method: 'POST',
+      headers: { 'content-type': type },
+      body,
+    });
+  const state = async () =>
+    JSON.parse((await raw(url, { path: `/api/state?token=${token}` })).body) as {
+      run: { runId: string; status: string; waiting: { toolName: string }[] } | null;
+    };
+
+  beforeAll(async () => {
+    web = await startWeb();
+    url = new URL(web.url);
+    token = url.searchParams.get('token') ?? '';
+  });
+  afterAll(async () => {
+    await web?.stop();
+  });
+
+  it('refuses /api/chat and /api/chat/new without the token (401)', async () => {
+    const message = JSON.stringify({ message: 'weather in Paris' });
+    expect((await post('/api/chat', message, 'application/json', false)).status).toBe(401);
+    expect((await post('/api/chat/new', '{}', 'application/json', false)).status).toBe(401);
+    expect((await state()).run).toBeNull();
+  });
+
+  it('refuses hostile chat bodies with a status and a reason, and starts nothing', async () => {
+    const refusals: [string, string, number, string][] = [
+      ['{"message":"hi"}', 'text/plain', 415, 'application/json'],
+      ['not json', 'application/json', 400, 'not JSON'],
+      ['["hi"]', 'application/json', 400, 'JSON object'],
+      ['{}', 'application/json', 400, '{ message: string }'],
+      ['{"message":42}', 'application/json', 400, '{ message: string }'],
+      ['{"message":["hi"]}', 'application/json', 400, '{ message: string }'],
+      ['{"message":"   \\n "}', 'application/json', 400, 'empty'],
+      [JSON.stringify({ message: 'x'.repeat(16_001) }), 'application/json', 400, 'at most 16000'],
+      [JSON.stringify({ message: 'x'.repeat(70 * 1024) }), 'application/json', 413, '64 KB'],
+    ];
+    for (const [body, type, status, reason] of refusals) {
+      const answer = await post('/api/chat', body, type);
+      expect(answer.status, body.slice(0, 40)).toBe(status);
+      expect(JSON.parse(answer.body).error, body.slice(0, 40)).toContain(reason);
+    }
+    expect((await state()).run).toBeNull();
+  });
+
+  it('a message runs; another one while it waits is refused (409), as is a new conversation', async () => {
+    const first = await post('/api/chat', JSON.stringify({ message: 'transfer 9000 to Bob' }));
+    expect(first.status).toBe(200);
+    const { runId } = JSON.parse(first.body) as { runId: string };
+    await expect
+      .poll(async () => (await state()).run?.waiting.map((call) => call.toolName), {
+        timeout: 30_000,
+      })
+      .toEqual(['transfer_money']);
+    const second = await post('/api/chat', JSON.stringify({ message: 'weather in Paris' }));
+    expect(second.status).toBe(409);
+    expect(JSON.parse(second.body).error).toContain('in progress');
+    expect((await post('/api/chat/new', '{}')).status).toBe(409);
+    const saved = await post('/api/save', JSON.stringify({ runId }));
+    expect(saved.status).toBe(409);
+    expect(JSON.parse(saved.body).error).toContain('cannot be saved');
+    expect((await state()).run?.runId).toBe(runId);
+
+    expect((await post('/api/cancel', JSON.stringify({ runId }))).status).toBe(200);
+    await expect
+      .poll(async () => (await state()).run?.status, { timeout: 30_000 })
+      .toBe('finished');
+    expect((await post('/api/chat/new', '{}')).status).toBe(200);
+  });
+});
