@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeb, type WebProcess } from './support/browser.js';
+import { type FakeOpenAI, goodKey, knownModel, startFakeOpenAI } from './support/openai-server.js';
 
 /** One raw request (fetch cannot send a foreign Host header). */
 function raw(
@@ -217,5 +218,65 @@ describe('playground web: the chat route (no browser)', () => {
       .poll(async () => (await state()).run?.status, { timeout: 30_000 })
       .toBe('finished');
     expect((await post('/api/chat/new', '{}')).status).toBe(200);
+  });
+});
+
+describe('playground web: the chat on a real endpoint (--base-url/--model)', () => {
+  let fake: FakeOpenAI;
+  let web: WebProcess;
+  let url: URL;
+  let token: string;
+  const post = (path: string, body: object) =>
+    raw(url, {
+      path: `${path}?token=${token}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const status = async () =>
+    (
+      JSON.parse((await raw(url, { path: `/api/state?token=${token}` })).body) as {
+        run: { status: string } | null;
+      }
+    ).run?.status;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    web = await startWeb(['--base-url', fake.baseURL, '--api-key', goodKey, '--model', knownModel]);
+    url = new URL(web.url);
+    token = url.searchParams.get('token') ?? '';
+  });
+  afterAll(async () => {
+    await web?.stop();
+    await fake?.close();
+  });
+
+  it('each message goes to the endpoint with the whole conversation before it', async () => {
+    const messagesOf = (index: number) =>
+      (fake.requests[index]?.body as { messages?: { role: string; content: unknown }[] })
+        ?.messages ?? [];
+    expect((await post('/api/chat', { message: 'How is the weather in Beijing?' })).status).toBe(
+      200,
+    );
+    await expect.poll(status, { timeout: 30_000 }).toBe('finished');
+    // One message: the tool-call turn and the answer after the tool result.
+    expect(fake.requests).toHaveLength(2);
+    expect((await post('/api/chat', { message: 'And tomorrow?' })).status).toBe(200);
+    await expect.poll(status, { timeout: 30_000 }).toBe('finished');
+    expect(fake.requests).toHaveLength(4);
+    const third = messagesOf(2);
+    expect(third.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+    expect(third[1]?.content).toBe('How is the weather in Beijing?');
+    expect(third[5]?.content).toBe('And tomorrow?');
+    expect(fake.requests.every((request) => request.authorization === `Bearer ${goodKey}`)).toBe(
+      true,
+    );
   });
 });
