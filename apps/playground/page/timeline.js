@@ -31,9 +31,11 @@ export class RunView {
     const heading = element(
       'h3',
       null,
-      record.chat
-        ? `chat · conversation ${record.chat.conversation} · message ${record.chat.message}`
-        : `flow ${record.flow}`,
+      !record.chat
+        ? `flow ${record.flow}`
+        : record.chat.conversation === 0
+          ? 'chat · the conversation could not start'
+          : `chat · conversation ${record.chat.conversation} · message ${record.chat.message}`,
     );
     this.root.append(heading);
     if (record.resumedFrom) {

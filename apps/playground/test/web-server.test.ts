@@ -1,4 +1,7 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeb, type WebProcess } from './support/browser.js';
 import { type FakeOpenAI, goodKey, knownModel, startFakeOpenAI } from './support/openai-server.js';
@@ -278,5 +281,91 @@ describe('playground web: the chat on a real endpoint (--base-url/--model)', () 
     expect(fake.requests.every((request) => request.authorization === `Bearer ${goodKey}`)).toBe(
       true,
     );
+  });
+});
+
+/** The records of the event stream until one matches `done` (or 30 s pass). */
+function recordsUntil(
+  url: URL,
+  token: string,
+  done: (record: { type: string; runId?: string }) => boolean,
+): Promise<{ type: string; runId?: string; [key: string]: unknown }[]> {
+  return new Promise((resolve, reject) => {
+    const records: { type: string; runId?: string }[] = [];
+    const sent = request(
+      { host: url.hostname, port: url.port, path: `/events?token=${token}` },
+      (response) => {
+        let buffer = '';
+        const timer = setTimeout(() => {
+          response.destroy();
+          reject(new Error(`no matching record: ${JSON.stringify(records).slice(-400)}`));
+        }, 30_000);
+        response.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString();
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const data = buffer.slice(0, end).match(/^data: (.*)$/m)?.[1];
+            buffer = buffer.slice(end + 2);
+            if (data === undefined) continue;
+            const record = JSON.parse(data) as { type: string; runId?: string };
+            records.push(record);
+            if (done(record)) {
+              clearTimeout(timer);
+              response.destroy();
+              resolve(records);
+              return;
+            }
+          }
+        });
+      },
+    );
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+describe('playground web: a chat whose servers cannot start', () => {
+  let folder: string;
+  let web: WebProcess;
+  let url: URL;
+  let token: string;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'agcore-web-chat-'));
+    const config = path.join(folder, 'mcp.json');
+    await writeFile(
+      config,
+      JSON.stringify({ mcpServers: { broken: { command: path.join(folder, 'no-such-server') } } }),
+    );
+    web = await startWeb(['--mcp-config', config]);
+    url = new URL(web.url);
+    token = url.searchParams.get('token') ?? '';
+  });
+  afterAll(async () => {
+    await web?.stop();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('the message ends failed with the reason, and the next message tries again', async () => {
+    for (const message of ['weather in Paris', 'calculate 1 + 1']) {
+      const answer = await raw(url, {
+        path: `/api/chat?token=${token}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message }),
+      });
+      expect(answer.status).toBe(200);
+      const { runId } = JSON.parse(answer.body) as { runId: string };
+      const records = await recordsUntil(
+        url,
+        token,
+        (record) => record.type === 'run_finished' && record.runId === runId,
+      );
+      const finished = records.at(-1) as { outcome: string; failure?: { message: string } };
+      expect(finished.outcome).toBe('failed');
+      expect(finished.failure?.message).toContain('broken');
+      expect(
+        records.filter((record) => record.runId === runId).map((record) => record.type),
+      ).toEqual(['run_started', 'run_finished']);
+    }
   });
 });
