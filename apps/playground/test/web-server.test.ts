@@ -360,9 +360,11 @@ describe('playground web: a chat whose servers cannot start', () => {
         token,
         (record) => record.type === 'run_finished' && record.runId === runId,
       );
-      const finished = records.at(-1) as { outcome: string; failure?: { message: string } };
-      expect(finished.outcome).toBe('failed');
-      expect(finished.failure?.message).toContain('broken');
+      const finished = records.at(-1) as
+        | { outcome?: string; failure?: { message: string } }
+        | undefined;
+      expect(finished?.outcome).toBe('failed');
+      expect(finished?.failure?.message).toContain('broken');
       expect(
         records.filter((record) => record.runId === runId).map((record) => record.type),
       ).toEqual(['run_started', 'run_finished']);
