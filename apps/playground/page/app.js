@@ -34,7 +34,10 @@ function setStatus(status, text) {
   state.status = status;
   document.body.dataset.status = status;
   $('status').textContent = text;
-  $('start').disabled = status === 'running' || status === 'paused';
+  const busy = status === 'running' || status === 'paused';
+  $('start').disabled = busy;
+  $('chat-send').disabled = busy;
+  $('chat-new').disabled = busy;
   $('resume').disabled = status === 'running' || status === 'paused';
   $('cancel').disabled = !(status === 'running' || status === 'paused');
   $('save').disabled = status !== 'paused';
@@ -106,7 +109,8 @@ function showSummary(record) {
   const failure = record.failure
     ? ` — ${record.failure.code ?? 'error'}: ${record.failure.message}`
     : '';
-  $('outcome').textContent = `flow ended: ${record.outcome}${failure}`;
+  const what = record.chat ? `chat message ${record.chat.message}` : 'flow';
+  $('outcome').textContent = `${what} ended: ${record.outcome}${failure}`;
   $('summary').dataset.outcome = record.outcome;
   $('summary').dataset.runId = record.runId;
 }
@@ -152,7 +156,11 @@ function apply(record) {
       resetRunPanels();
       $('model').textContent = record.model;
       $('policy').textContent = `policy: ${record.policy}`;
-      setStatus('running', `flow ${record.flow} is running`);
+      setStatus(
+        'running',
+        record.chat ? 'the chat model is answering' : `flow ${record.flow} is running`,
+      );
+      if (record.chat) showConversation(record.chat);
       showWaiting(record.waiting ?? []);
       if ((record.waiting ?? []).length > 0) setStatus('paused', 'the run waits for you');
       return;
@@ -191,12 +199,44 @@ function apply(record) {
       showSummary(record);
       setStatus('finished', `the run ended: ${record.outcome}`);
       return;
+    case 'chat_reset':
+      $('chat-conversation').textContent = 'a new one starts with the next message';
+      return;
     case 'trace':
       $('trace-empty').hidden = true;
       renderTrace($('trace'), record.spans);
       $('trace').dataset.runId = record.runId;
       return;
   }
+}
+
+function showConversation(chat) {
+  $('chat-conversation').textContent =
+    chat.conversation === 0
+      ? 'none yet'
+      : `conversation ${chat.conversation}, ${chat.message} message${chat.message === 1 ? '' : 's'}`;
+}
+
+/** The chat box: Enter sends, Shift+Enter a new line; "New conversation" forgets the history. */
+function initChat() {
+  const box = $('chat-message');
+  $('chat-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const message = box.value;
+    if (message.trim() === '' || $('chat-send').disabled) return;
+    api('/api/chat', { message })
+      .then(() => {
+        box.value = '';
+      })
+      .catch(() => {});
+  });
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      $('chat-form').requestSubmit();
+    }
+  });
+  $('chat-new').addEventListener('click', () => api('/api/chat/new', {}).catch(() => {}));
 }
 
 /** Lists the servers of --mcp-config (started on the first look) into the MCP view. */
@@ -238,7 +278,8 @@ async function init() {
   $('model').textContent = initial.model;
   $('policy').textContent = `policy: ${initial.policy}`;
   showPolicy(initial.policyConfig, initial.policy);
-  setStatus('idle', 'Pick a flow and press Start.');
+  setStatus('idle', 'Pick a flow and press Start, or send a chat message.');
+  initChat();
   $('policy-form').addEventListener('submit', (event) => {
     event.preventDefault();
     $('policy-saved').textContent = '';

@@ -28,7 +28,15 @@ export class RunView {
   constructor(container, record) {
     this.root = element('section', 'run');
     this.root.dataset.runId = record.runId;
-    const heading = element('h3', null, `flow ${record.flow}`);
+    const heading = element(
+      'h3',
+      null,
+      !record.chat
+        ? `flow ${record.flow}`
+        : record.chat.conversation === 0
+          ? 'chat · the conversation could not start'
+          : `chat · conversation ${record.chat.conversation} · message ${record.chat.message}`,
+    );
     this.root.append(heading);
     if (record.resumedFrom) {
       this.root.append(element('p', 'meta', `resumed from ${record.resumedFrom}`));

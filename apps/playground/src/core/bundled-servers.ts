@@ -9,6 +9,9 @@ const require = createRequire(import.meta.url);
 /** The MCP servers from npm that the playground ships with and starts itself. */
 export type BundledServer = 'everything' | 'filesystem';
 
+/** Every bundled server: what `tools`, `call`, `chat` and the page's chat start. */
+export const allBundledServers: readonly BundledServer[] = ['everything', 'filesystem'];
+
 const packages: Readonly<Record<BundledServer, string>> = {
   everything: '@modelcontextprotocol/server-everything',
   filesystem: '@modelcontextprotocol/server-filesystem',

@@ -1,12 +1,12 @@
 import type { PermissionConfig } from '@agcore/tools-permission';
-import type { BundledServer } from '../core/bundled-servers.js';
+import { allBundledServers } from '../core/bundled-servers.js';
 import { type Terminal, wrap } from '../core/output.js';
 import { describePolicy } from '../core/policy.js';
 import { PlaygroundSession } from '../core/session.js';
 import { listTools, renderToolTable } from './tool-listing.js';
 
-/** The bundled servers `tools`, `call` and `chat` start. */
-export const allBundledServers: readonly BundledServer[] = ['everything', 'filesystem'];
+/** The bundled servers `tools`, `call` and `chat` start (the list lives in the shared core). */
+export { allBundledServers };
 
 /** Options of `tools`. */
 export interface ToolsCommandOptions {

@@ -12,9 +12,12 @@ import { describePolicy } from '../core/policy.js';
 import { readRunFile } from '../core/run-file.js';
 import { renderSpanTree } from '../core/span-tree.js';
 import type { PlaygroundTracing } from '../core/tracing-setup.js';
+import { ChatMessageRun, chatSaveRefusal } from './chat-message-run.js';
 import type { EventHub } from './event-hub.js';
 import { McpInspector } from './mcp-inspector.js';
 import { BadRequest, readJsonBody, sendJson } from './responses.js';
+import type { PageRun } from './run-records.js';
+import { WebChat } from './web-chat.js';
 import { explicitDenials, policyOfBody } from './web-policy.js';
 import { WebRun } from './web-run.js';
 
@@ -32,8 +35,10 @@ export interface ApiContext {
   readonly tracing?: PlaygroundTracing;
 }
 
-/** The run the page drives (one at a time), per context. */
-const current = new WeakMap<ApiContext, WebRun>();
+/** The run the page drives (one at a time: a flow's or a chat message), per context. */
+const current = new WeakMap<ApiContext, PageRun>();
+/** The page's chat (its conversation and session), per context. */
+const chats = new WeakMap<ApiContext, WebChat>();
 /** The policy as edited on the page (for the rest of the launch), per context. */
 const editedPolicy = new WeakMap<ApiContext, PermissionConfig>();
 /** The MCP view's servers, per context (only with `--mcp-config`). */
@@ -58,7 +63,8 @@ function inspectorOf(context: ApiContext): McpInspector {
 
 /** Stops the MCP view's servers. Never rejects. */
 export async function closeApi(context: ApiContext): Promise<void> {
-  await inspectors.get(context)?.close();
+  current.get(context)?.cancel();
+  await Promise.all([inspectors.get(context)?.close(), chats.get(context)?.reset()]);
 }
 
 /** Answers one `/api/...` request. Never rejects: refusals are JSON errors with a status. */
@@ -120,12 +126,17 @@ async function post(route: string, body: Record<string, unknown>, context: ApiCo
     }
     case '/api/save': {
       const run = runNamed(context, body.runId);
+      if (run instanceof ChatMessageRun) throw new BadRequest(409, chatSaveRefusal);
       const folder = await mkdtemp(path.join(os.tmpdir(), 'agcore-paused-run-'));
       const file = path.join(folder, 'run.json');
       const refusal = await run.save(file);
       if (refusal !== undefined) throw new BadRequest(409, refusal);
       return { path: file };
     }
+    case '/api/chat':
+      return sendChat(context, chatMessageOf(body));
+    case '/api/chat/new':
+      return newConversation(context);
     case '/api/cancel':
       runNamed(context, body.runId).cancel();
       return { ok: true };
@@ -158,7 +169,7 @@ function flowNamed(context: ApiContext, name: unknown): Flow {
   return flow;
 }
 
-function runNamed(context: ApiContext, runId: unknown): WebRun {
+function runNamed(context: ApiContext, runId: unknown): PageRun {
   const run = current.get(context);
   if (run === undefined || run.id !== runId) {
     throw new BadRequest(409, 'That run is not the one in progress (reload the page).');
@@ -185,10 +196,7 @@ function startRun(
   flow: Flow,
   resume?: { readonly path: string; readonly state: RunState },
 ): { runId: string } {
-  const running = current.get(context);
-  if (running !== undefined && running.status !== 'finished') {
-    throw new BadRequest(409, 'A run is in progress: cancel it or let it end first.');
-  }
+  refuseWhileRunning(context);
   const run = new WebRun({
     flow,
     model: context.model,
@@ -202,6 +210,70 @@ function startRun(
   const spansBefore = context.tracing?.spans().length ?? 0;
   void run.start().then(() => publishTrace(context, run.id, spansBefore));
   return { runId: run.id };
+}
+
+/** A run or a chat message in progress is never run over: the page sends one at a time. */
+function refuseWhileRunning(context: ApiContext): void {
+  const running = current.get(context);
+  if (running !== undefined && running.status !== 'finished') {
+    throw new BadRequest(409, 'A run is in progress: cancel it or let it end first.');
+  }
+}
+
+/** The longest chat message the page takes, in characters. */
+export const maxChatMessageChars = 16_000;
+
+/** The `message` of a chat POST: a string with some text, at most `maxChatMessageChars`. */
+function chatMessageOf(body: Record<string, unknown>): string {
+  const message = body.message;
+  if (typeof message !== 'string') {
+    throw new BadRequest(400, 'A chat message is { message: string }.');
+  }
+  if (message.trim() === '') throw new BadRequest(400, 'The chat message is empty.');
+  if (message.length > maxChatMessageChars) {
+    throw new BadRequest(
+      400,
+      `The chat message is ${message.length} characters; the page takes at most ${maxChatMessageChars}.`,
+    );
+  }
+  return message;
+}
+
+function chatOf(context: ApiContext): WebChat {
+  let chat = chats.get(context);
+  if (chat === undefined) {
+    chat = new WebChat({
+      model: context.model,
+      ...(context.mcpConfigPath === undefined ? {} : { mcpConfigPath: context.mcpConfigPath }),
+      publish: (record) => context.hub.publish(record),
+    });
+    chats.set(context, chat);
+  }
+  return chat;
+}
+
+/** Sends one chat message: the conversation goes on with it (409 while a run is in progress). */
+function sendChat(context: ApiContext, message: string): { runId: string } {
+  refuseWhileRunning(context);
+  const run = new ChatMessageRun({
+    chat: chatOf(context),
+    message,
+    model: context.model,
+    policy: policyOf(context),
+    publish: (record) => context.hub.publish(record),
+  });
+  current.set(context, run);
+  const spansBefore = context.tracing?.spans().length ?? 0;
+  void run.start().then(() => publishTrace(context, run.id, spansBefore));
+  return { runId: run.id };
+}
+
+/** Forgets the chat's history (its servers stop; the next message starts them again). */
+async function newConversation(context: ApiContext): Promise<{ ok: true }> {
+  refuseWhileRunning(context);
+  await chats.get(context)?.reset();
+  context.hub.publish({ type: 'chat_reset' });
+  return { ok: true };
 }
 
 /** The run's spans (the ones `--trace` prints) and their tree as the terminal draws it. */

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Interruption,
-  LlmCycle,
-  LlmError,
-  type ResumeDecision,
-  type RunState,
-} from '@agcore/llm-cycle';
-import { createRedactor, describeThrown, type Permission, type Redactor } from '@agcore/tools-core';
+import { type Interruption, LlmCycle, type ResumeDecision, type RunState } from '@agcore/llm-cycle';
+import { createRedactor, type Permission, type Redactor } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
 import { auditLine, auditSecrets } from '../core/audit-log.js';
 import {
@@ -26,6 +20,8 @@ import { writeRunFile } from '../core/run-file.js';
 import { countEvent, createRunStats, type RunStats } from '../core/run-stats.js';
 import { PlaygroundSession } from '../core/session.js';
 import { recordModelExchanges } from './model-exchanges.js';
+import { type PauseAnswer, PauseGate } from './pause-gate.js';
+import { describeFailure, type PageRun, type PageRunStatus, summaryOf } from './run-records.js';
 
 /** What a run of the page needs: the flow, the model, the policy, where its records go. */
 export interface WebRunOptions {
@@ -42,7 +38,7 @@ export interface WebRunOptions {
 }
 
 /** Where a run stands, for the page's buttons. */
-export type WebRunStatus = 'starting' | 'running' | 'paused' | 'finished';
+export type WebRunStatus = PageRunStatus;
 
 /**
  * One run of a flow driven from the page: the same session, provider and cycle as the terminal's
@@ -50,17 +46,16 @@ export type WebRunStatus = 'starting' | 'running' | 'paused' | 'finished';
  * `decide` (or `save`, which writes the same run file the terminal writes and ends the run
  * paused); `cancel` aborts the request and the tools.
  */
-export class WebRun {
+export class WebRun implements PageRun {
   /** The id the page's requests name. */
   readonly id = randomUUID();
   readonly #options: WebRunOptions;
   readonly #controller = new AbortController();
   #status: WebRunStatus = 'starting';
   #cycle: LlmCycle | undefined;
-  #waiting: Interruption[] = [];
-  #decided: Record<string, ResumeDecision> = {};
-  #settle: ((decisions: Record<string, ResumeDecision> | 'keep') => void) | undefined;
-  #refuse: ((reason: Error) => void) | undefined;
+  readonly #gate = new PauseGate((callId, decision) =>
+    this.#options.publish({ type: 'decision', runId: this.id, callId, decision }),
+  );
   /** Takes the API key and the secrets of `--mcp-config` out of audit lines and model bodies. */
   #redact: Redactor = (text) => text;
 
@@ -76,7 +71,7 @@ export class WebRun {
 
   /** The calls that wait for a decision now. */
   get waiting(): readonly Interruption[] {
-    return this.#waiting;
+    return this.#gate.waiting;
   }
 
   /**
@@ -103,7 +98,7 @@ export class WebRun {
     } finally {
       await session?.close();
       this.#status = 'finished';
-      this.#waiting = [];
+      this.#gate.clear();
     }
     publish({
       type: 'run_finished',
@@ -201,49 +196,20 @@ export class WebRun {
     });
   }
 
-  #pause(waiting: Interruption[]): Promise<Record<string, ResumeDecision> | 'keep'> {
+  async #pause(waiting: Interruption[]): Promise<PauseAnswer> {
     this.#status = 'paused';
-    this.#waiting = waiting;
-    this.#decided = {};
     this.#options.publish({ type: 'run_paused', runId: this.id, waiting });
-    return new Promise((resolve, reject) => {
-      this.#refuse = (reason) => {
-        this.#settle = undefined;
-        this.#refuse = undefined;
-        this.#waiting = [];
-        reject(reason);
-      };
-      this.#settle = (decisions) => {
-        this.#settle = undefined;
-        this.#refuse = undefined;
-        this.#waiting = [];
-        this.#status = decisions === 'keep' ? 'paused' : 'running';
-        resolve(decisions);
-      };
-    });
+    const answer = await this.#gate.wait(waiting);
+    this.#status = answer === 'keep' ? 'paused' : 'running';
+    return answer;
   }
 
   /**
    * Records the decision on one waiting call; when every waiting call has one, the run goes
-   * on. Resolves to an error message when the call is not waiting, else `undefined`.
+   * on. Returns an error message when the call is not waiting, else `undefined`.
    */
   decide(callId: string, decision: ResumeDecision): string | undefined {
-    const call = this.#waiting.find((item) => item.callId === callId);
-    if (call === undefined || this.#settle === undefined) {
-      return `No call ${callId} waits for a decision in this run.`;
-    }
-    if (call.kind === 'approval' && typeof decision === 'object' && 'input' in decision) {
-      return `${call.toolName} (${callId}) waits for approval: approve or deny it.`;
-    }
-    if (call.kind === 'input' && decision === 'approve') {
-      return `${call.toolName} (${callId}) asked a question: answer it (or deny).`;
-    }
-    this.#decided[callId] = decision;
-    this.#options.publish({ type: 'decision', runId: this.id, callId, decision });
-    if (this.#waiting.every((item) => this.#decided[item.callId] !== undefined)) {
-      this.#settle({ ...this.#decided });
-    }
-    return undefined;
+    return this.#gate.decide(callId, decision);
   }
 
   /**
@@ -252,10 +218,10 @@ export class WebRun {
    */
   async save(file: string): Promise<string | undefined> {
     const cycle = this.#cycle;
-    if (cycle === undefined || this.#settle === undefined) return 'The run is not paused.';
+    if (cycle === undefined || !this.#gate.open) return 'The run is not paused.';
     await writeRunFile(file, this.#options.flow.name, cycle.state());
     this.#options.publish({ type: 'run_saved', runId: this.id, path: file });
-    this.#settle('keep');
+    this.#gate.keep();
     return undefined;
   }
 
@@ -264,7 +230,7 @@ export class WebRun {
     const reason = new Error('Cancelled from the page.');
     this.#controller.abort(reason);
     // A paused run: driveRun abandons it with this reason (the waiting calls end cancelled).
-    this.#refuse?.(reason);
+    this.#gate.refuse(reason);
   }
 }
 
@@ -274,24 +240,4 @@ function flowContext(session: PlaygroundSession, resuming: boolean): FlowContext
     allows: (permissions) => session.checker.isAllowed(permissions),
     resuming,
   };
-}
-
-/** The summary the page shows (the terminal's table, as numbers). */
-function summaryOf(stats: RunStats) {
-  return {
-    turns: stats.turns,
-    toolCalls: stats.toolCalls,
-    failures: stats.failures,
-    promptTokens: stats.promptTokens,
-    completionTokens: stats.completionTokens,
-    usageReported: stats.usageReported,
-    truncated: stats.truncated,
-    wallMs: Math.round(performance.now() - stats.startedAt),
-  };
-}
-
-/** A failure as the page shows it: its code (an `LlmError`'s) and message. Never throws. */
-function describeFailure(failure: unknown): { code?: string; message: string } {
-  const message = describeThrown(failure);
-  return LlmError.isInstance(failure) ? { code: failure.code, message } : { message };
 }
