@@ -92,6 +92,10 @@ describe('playground web: the server (no browser)', () => {
     const unknown = await post('{"flow":"nope"}');
     expect(unknown.status).toBe(400);
     expect(JSON.parse(unknown.body).error).toContain("Unknown flow 'nope'");
+    // The durable flow runs in worker processes over Postgres: the terminal's only.
+    const durable = await post('{"flow":"durable"}');
+    expect(durable.status).toBe(400);
+    expect(JSON.parse(durable.body).error).toContain("Unknown flow 'durable'");
     const decide = await raw(url, {
       path: `/api/decide?token=${token}`,
       method: 'POST',

@@ -26,5 +26,9 @@ const burst: Flow = {
   expects: () => 'complete',
 };
 
-/** The flows the page offers: every terminal flow, then `burst`. */
-export const webFlows: readonly Flow[] = [...flows, burst];
+/**
+ * The flows the page offers: every terminal flow that runs in this process, then `burst`. A
+ * flow with its own `run` (`durable`: a worker process and a deciding process over Postgres)
+ * is the terminal's only.
+ */
+export const webFlows: readonly Flow[] = [...flows.filter((flow) => flow.run === undefined), burst];
