@@ -5,7 +5,8 @@ import type { ChatResponse } from './chat-provider.js';
  *
  * | code | meaning | retried by the cycle |
  * |---|---|---|
- * | `http_error` | the server answered with a non-2xx status (`statusCode`, the server's message) | 408, 409, 429, 5xx |
+ * | `http_error` | the server answered with a non-2xx status other than 429 (`statusCode`, the server's message and, from a native provider, its error `type`) | 408, 409, 5xx (Anthropic's 529 `overloaded_error` included) |
+ * | `rate_limited` | the server answered HTTP 429 (`statusCode` 429, `retryAfterMs` from `retry-after`/`retry-after-ms`, the server's message) | yes, after `retryAfterMs` when given |
  * | `network` | the connection failed or was cut (also mid-stream) | yes, unless a stream already yielded events |
  * | `timeout` | the provider's `timeoutMs` passed before the response was complete | yes, same rule |
  * | `invalid_response` | the server's answer is not a Chat Completions response (bad JSON, no choices, a stream that ended without finishing) | no |
@@ -23,6 +24,7 @@ import type { ChatResponse } from './chat-provider.js';
  */
 export type LlmErrorCode =
   | 'http_error'
+  | 'rate_limited'
   | 'network'
   | 'timeout'
   | 'invalid_response'
@@ -41,6 +43,7 @@ export type LlmErrorCode =
 /** Every `LlmErrorCode`. */
 export const llmErrorCodes: readonly LlmErrorCode[] = Object.freeze([
   'http_error',
+  'rate_limited',
   'network',
   'timeout',
   'invalid_response',
@@ -61,7 +64,7 @@ export const llmErrorCodes: readonly LlmErrorCode[] = Object.freeze([
 export interface LlmErrorOptions {
   /** The underlying error (for `tool_error`, the `ToolError`). */
   readonly cause?: unknown;
-  /** The HTTP status, for `http_error`. */
+  /** The HTTP status, for `http_error` and `rate_limited`. */
   readonly statusCode?: number;
   /** Whether the same request may succeed if sent again. Defaults from `code` and `statusCode`. */
   readonly isRetryable?: boolean;
@@ -102,7 +105,7 @@ export function isRetryableStatus(statusCode: number): boolean {
 export class LlmError extends Error {
   /** What went wrong, as a stable code. */
   readonly code: LlmErrorCode;
-  /** The HTTP status, for `http_error`. */
+  /** The HTTP status, for `http_error` and `rate_limited`. */
   readonly statusCode?: number;
   /** Whether sending the same request again may succeed. */
   readonly isRetryable: boolean;
@@ -126,6 +129,7 @@ export class LlmError extends Error {
       options.isRetryable ??
       (code === 'network' ||
         code === 'timeout' ||
+        code === 'rate_limited' ||
         (code === 'http_error' &&
           options.statusCode !== undefined &&
           isRetryableStatus(options.statusCode)));

@@ -67,6 +67,8 @@ describe('LlmError', () => {
       isRetryable: true,
     });
     expect(llmErrorCodes).toContain('max_turns_exceeded');
+    expect(llmErrorCodes).toContain('rate_limited');
+    expect(new LlmError('rate_limited', 'x', { statusCode: 429 }).isRetryable).toBe(true);
   });
 });
 

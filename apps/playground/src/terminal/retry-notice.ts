@@ -35,7 +35,10 @@ export function retryReason(error: LlmError, idleTimeoutMs = defaultIdleTimeoutM
     return `no byte for ${formatDuration(idleTimeoutMs)}`;
   }
   if (error.code === 'timeout') return 'no answer in time';
-  if (error.code === 'http_error' && error.statusCode !== undefined) {
+  if (
+    (error.code === 'http_error' || error.code === 'rate_limited') &&
+    error.statusCode !== undefined
+  ) {
     return `HTTP ${error.statusCode}`;
   }
   if (error.code === 'network') return 'cannot connect';

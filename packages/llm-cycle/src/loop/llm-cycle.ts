@@ -136,7 +136,7 @@ export class LlmCycle {
 
   /**
    * Sends `prompt` as a user message and resolves to the answer (no tools).
-   * @throws {LlmError} `http_error`, `network`, `timeout`, `invalid_response`, `stream_error`, `cancelled`, `compaction_failed`, `busy`, `provider_error`
+   * @throws {LlmError} `http_error`, `rate_limited`, `network`, `timeout`, `invalid_response`, `stream_error`, `cancelled`, `compaction_failed`, `busy`, `provider_error`
    */
   submit(
     prompt: string | readonly ContentPart[],

@@ -232,7 +232,7 @@ describe('replayCassette: the cassette', () => {
       .chat(request)
       .catch((reason: unknown) => reason);
     expect(LlmError.isInstance(error) && [error.code, error.statusCode]).toEqual([
-      'http_error',
+      'rate_limited',
       429,
     ]);
   });

@@ -60,7 +60,11 @@ describe('HTTP errors', () => {
       { kind: 'json', status: 400, body: messagesError('invalid_request_error', 'Bad') },
     );
     const limited = await failure(() => provider().chat(request));
-    expect([limited.statusCode, limited.isRetryable]).toEqual([429, true]);
+    expect([limited.code, limited.statusCode, limited.isRetryable]).toEqual([
+      'rate_limited',
+      429,
+      true,
+    ]);
     expect(limited.message).toContain('rate_limit_error');
     const refused = await failure(() => provider().chat(request));
     expect([refused.statusCode, refused.isRetryable]).toEqual([400, false]);

@@ -68,7 +68,7 @@ const defaultMaxResponseBytes = 32 * 1024 * 1024;
  * `tool_use`, tool messages ↔ `tool_result` in a user turn, `thinking` blocks (with their
  * `signature`) kept in `provider_state` and sent back unchanged, `stop_reason` normalized.
  *
- * Calls reject with `LlmError`: `http_error` (with `statusCode`, `retryAfterMs`, the vendor's
+ * Calls reject with `LlmError`: `http_error` or, for a 429, `rate_limited` (with `statusCode`, `retryAfterMs`, the vendor's
  * `error.type` and message; 429, 529 and 5xx are retryable), `stream_error` for an `error`
  * event mid-stream, `invalid_response`, `network`, `timeout` or `cancelled`.
  * @throws {RangeError} at creation, for a limit that is not a positive number
@@ -228,7 +228,7 @@ function withVendorType(error: LlmError): LlmError {
     return error;
   }
   if (typeof type !== 'string') return error;
-  return new LlmError('http_error', `${error.message} (${type})`, {
+  return new LlmError(error.code, `${error.message} (${type})`, {
     ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
     ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
     ...(error.responseBody === undefined ? {} : { responseBody: error.responseBody }),

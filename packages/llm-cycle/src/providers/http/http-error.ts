@@ -7,7 +7,7 @@ import { maxBodyChars } from '../openai-compatible/stream-chunk.js';
 const maxErrorBytes = 64 * 1024;
 
 /**
- * The `http_error` for a non-2xx answer: the status, the server's own message, `Retry-After`
+ * The `http_error` for a non-2xx answer (`rate_limited` for a 429): the status, the server's own message, `Retry-After`
  * (or `retry-after-ms`) and up to 4 KiB of the body, all redacted. Never rejects.
  */
 export async function httpError(
@@ -19,7 +19,7 @@ export async function httpError(
   const detail = serverMessage(text);
   const retryAfterMs = readRetryAfter(response.headers);
   return new LlmError(
-    'http_error',
+    response.status === 429 ? 'rate_limited' : 'http_error',
     `${where} answered HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}${detail === '' ? '' : `: ${detail}`}`,
     {
       statusCode: response.status,

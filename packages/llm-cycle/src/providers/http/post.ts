@@ -1,6 +1,6 @@
 /**
  * One provider request on the shared HTTP layer, whatever the wire format: the exchange and its
- * limits, the POST through the send pacer (redirects refused, non-2xx mapped to `http_error`),
+ * limits, the POST through the send pacer (redirects refused, non-2xx mapped to `http_error`, 429 to `rate_limited`),
  * the reading of the answer within its size cap, and the error as the caller sees it (secrets
  * out). A native provider builds its body and parses its answer; the rest is here.
  */
@@ -69,7 +69,7 @@ export interface PostOptions {
 
 /**
  * Sends the request through the pacer and resolves once a 2xx answer's headers came.
- * @throws {LlmError} `http_error`, `invalid_response` (a redirect), `network`, `timeout`, `cancelled`
+ * @throws {LlmError} `http_error`, `rate_limited`, `invalid_response` (a redirect), `network`, `timeout`, `cancelled`
  */
 export async function post(options: PostOptions): Promise<Response> {
   const { endpoint, exchange } = options;

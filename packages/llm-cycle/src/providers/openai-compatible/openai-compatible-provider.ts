@@ -74,7 +74,7 @@ const maxLearnedModels = 256;
  * and the compatible servers (DeepSeek, Qwen/DashScope, Ollama, vLLM, Mistral, Groq, xAI,
  * Moonshot, OpenRouter, llama.cpp). Their dialects are read as described in the README.
  *
- * Calls reject with `LlmError`: `http_error` (with `statusCode`, `isRetryable`, `retryAfterMs`
+ * Calls reject with `LlmError`: `http_error` or, for a 429, `rate_limited` (with `statusCode`, `isRetryable`, `retryAfterMs`
  * and the server's message), `network`, `timeout` (naming the limit), `invalid_response`,
  * `stream_error` or `cancelled`; no secret is in any of them.
  * @throws {RangeError} at creation, for a time or size limit that is not a positive number

@@ -84,7 +84,12 @@ describe('createOpenAICompatibleProvider: HTTP errors', () => {
       ),
     });
     let error = await rejection(wire.provider.chat(request));
-    expect([error.statusCode, error.isRetryable, error.retryAfterMs]).toEqual([429, true, 2000]);
+    expect([error.code, error.statusCode, error.isRetryable, error.retryAfterMs]).toEqual([
+      'rate_limited',
+      429,
+      true,
+      2000,
+    ]);
     wire.server.reply({
       kind: 'json',
       status: 429,

@@ -61,7 +61,7 @@ const defaultMaxResponseBytes = 32 * 1024 * 1024;
  * scrubbing, the send pacer, one connection per conversation). The history stays the neutral
  * one; reasoning items and output item ids are kept in `message.provider_state` and sent back.
  *
- * Calls reject with `LlmError`: `http_error` (with `statusCode`, `isRetryable`, `retryAfterMs`),
+ * Calls reject with `LlmError`: `http_error` or, for a 429, `rate_limited` (with `statusCode`, `isRetryable`, `retryAfterMs`),
  * `network`, `timeout`, `invalid_response`, `stream_error` (an `error` event or a failed
  * response, with the vendor's `type`/`code`) or `cancelled`; no secret is in any of them.
  * @throws {RangeError} at creation, for a limit that is not a positive number, or

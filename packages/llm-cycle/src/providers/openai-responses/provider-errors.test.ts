@@ -23,7 +23,7 @@ const streamed = (options?: { idleTimeoutMs?: number; maxResponseBytes?: number 
   rejection(collectChunks(provider(options).chatStream(request)));
 
 describe('createOpenAIResponsesProvider: errors', () => {
-  it('maps 429 and 5xx to retryable http_error with the server retry-after and message', async () => {
+  it('maps 429 to rate_limited and 5xx to http_error, retryable, with the server retry-after and message', async () => {
     wire.server.reset().reply(
       {
         kind: 'json',
@@ -57,7 +57,7 @@ describe('createOpenAIResponsesProvider: errors', () => {
     );
     const limited = await rejection(provider().chat(request));
     expect(limited).toMatchObject({
-      code: 'http_error',
+      code: 'rate_limited',
       statusCode: 429,
       isRetryable: true,
       retryAfterMs: 2000,
