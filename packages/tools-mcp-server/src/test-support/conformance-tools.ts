@@ -21,6 +21,7 @@ const schema2020 = {
   },
   allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
   if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, never awaited.
   then: { required: ['phone'] },
   else: { required: ['email'] },
   additionalProperties: false,
