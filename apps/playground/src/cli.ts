@@ -20,6 +20,7 @@ import {
   withModelOptions,
 } from './terminal/cli-options.js';
 import { defaultStateFile, runFlow } from './terminal/run-flow.js';
+import { registerServeCommand } from './terminal/serve-command.js';
 import { toolsCommand } from './terminal/tools-command.js';
 import { webCommand } from './web/web-command.js';
 
@@ -52,7 +53,7 @@ async function observe(
 }
 
 /** The commands besides running a flow, for the message about an unknown one. */
-const commandNames = ['chat', 'tools', 'call', 'resume', 'web'];
+const commandNames = ['chat', 'tools', 'call', 'resume', 'web', 'serve'];
 
 /** A word where a command was expected: says what exists, and `--flow` when it names a flow. */
 function unknownCommand(word: string): PlaygroundError {
@@ -258,6 +259,10 @@ withCommonOptions(
     });
   },
 );
+
+registerServeCommand(program, (code) => {
+  exitCode = code;
+});
 
 // A bare word after the program is reported by the flow action as an unknown command (set
 // here, after the subcommands copied the strict default).

@@ -72,17 +72,14 @@ export class ToolCalls {
     name: string;
     description: string;
     inputSchema: { type: 'object'; [key: string]: unknown };
-    annotations?: ToolAnnotations;
+    annotations: ToolAnnotations;
   }[] {
-    return this.#registry.definitions().map(({ function: tool }) => {
-      const annotations = annotationsOf(this.#registry.get(tool.name)?.requiredPermissions);
-      return {
-        name: tool.name,
-        description: tool.description,
-        inputSchema: { ...(tool.parameters as Record<string, unknown>), type: 'object' as const },
-        ...(annotations === undefined ? {} : { annotations }),
-      };
-    });
+    return this.#registry.definitions().map(({ function: tool }) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: { ...(tool.parameters as Record<string, unknown>), type: 'object' as const },
+      annotations: annotationsOf(this.#registry.get(tool.name)?.requiredPermissions ?? []),
+    }));
   }
 
   /** Runs one call; never rejects. */
@@ -180,12 +177,10 @@ interface ToolAnnotations {
 /**
  * MCP annotations from declared permissions, the inverse of `McpClient`'s mapping: read-only
  * when it needs nothing beyond `read` and `network`; destructive unless it needs only `read`,
- * `write` and `network`; open-world when it needs `network`. Nothing declared: no annotations.
+ * `write` and `network`; open-world when it needs `network`. A tool that declares nothing needs
+ * nothing, as the registry's policy reads it.
  */
-function annotationsOf(
-  permissions: readonly Permission[] | undefined,
-): ToolAnnotations | undefined {
-  if (permissions === undefined) return undefined;
+function annotationsOf(permissions: readonly Permission[]): ToolAnnotations {
   const within = (allowed: readonly string[]) => permissions.every((p) => allowed.includes(p));
   return {
     readOnlyHint: within(['read', 'network']),
