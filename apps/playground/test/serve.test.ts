@@ -41,12 +41,25 @@ describe('playground serve', () => {
   it('is reached by another playground through --mcp-config', async () => {
     const config = path.join(dir, 'mcp.json');
     // The served tools carry annotations from their permissions; trusting them lets the calling
-    // playground's policy decide on the same permissions (read for calculator).
+    // playground's policy decide on the same permissions (read for get_weather).
     writeFileSync(
       config,
       JSON.stringify({ mcpServers: { remote: { url, trustAnnotations: true } } }),
     );
     const call = await runCli([
+      'call',
+      'remote__get_weather',
+      '{"city": "Paris"}',
+      '--mcp-config',
+      config,
+      '--json',
+    ]);
+    expect(call.stderr).toBe('');
+    expect(call.code).toBe(0);
+    expect(call.stdout).toMatch(/"city":"Paris"/);
+    // calculator declares no permissions, so it is served without annotations: the calling
+    // playground counts it as write + delete, which its default policy refuses.
+    const undeclared = await runCli([
       'call',
       'remote__calculator',
       '{"expression": "2 + 3"}',
@@ -54,9 +67,8 @@ describe('playground serve', () => {
       config,
       '--json',
     ]);
-    expect(call.stderr).toBe('');
-    expect(call.code).toBe(0);
-    expect(call.stdout).toMatch(/"result":5/);
+    expect(undeclared.code).not.toBe(0);
+    expect(undeclared.stdout).toMatch(/permission_denied/);
   }, 60_000);
 
   it('stops on SIGINT with exit code 0', async () => {

@@ -103,7 +103,12 @@ class FailoverProxy {
       }),
     );
     upstream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNREFUSED') this.forward(index + 1, request, response, body);
+      // A refused connection never reached the node; a reset before any answer (a node that is
+      // dying) may have, so only requests other than tools/call go on to the next node then
+      // (as haproxy's `retry-on conn-failure empty-response` would for safe requests).
+      const unanswered = error.code === 'ECONNRESET' && !body.includes('"tools/call"');
+      if (error.code === 'ECONNREFUSED' || (unanswered && !response.headersSent))
+        this.forward(index + 1, request, response, body);
       else if (!response.headersSent) response.writeHead(502).end();
       else response.destroy();
     });
@@ -154,8 +159,10 @@ describe.each(['legacy', 'auto'] as const)(
         `effect-${encodeURIComponent(idempotencyKey ?? `none-${id}`)}`,
       );
       await expect.poll(() => existsSync(effect), { timeout: 10_000 }).toBe(true);
-      rmSync(join(directory, `hold-${id}`));
+      // Killed while it holds (so it cannot answer first), then released for the other node;
+      // both before this process's client can send anything again.
       nodes[0]?.child.kill('SIGKILL');
+      rmSync(join(directory, `hold-${id}`));
       return call;
     }
 

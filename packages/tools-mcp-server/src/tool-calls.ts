@@ -72,14 +72,17 @@ export class ToolCalls {
     name: string;
     description: string;
     inputSchema: { type: 'object'; [key: string]: unknown };
-    annotations: ToolAnnotations;
+    annotations?: ToolAnnotations;
   }[] {
-    return this.#registry.definitions().map(({ function: tool }) => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: { ...(tool.parameters as Record<string, unknown>), type: 'object' as const },
-      annotations: annotationsOf(this.#registry.get(tool.name)?.requiredPermissions ?? []),
-    }));
+    return this.#registry.definitions().map(({ function: tool }) => {
+      const annotations = annotationsOf(this.#registry.get(tool.name)?.requiredPermissions);
+      return {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: { ...(tool.parameters as Record<string, unknown>), type: 'object' as const },
+        ...(annotations === undefined ? {} : { annotations }),
+      };
+    });
   }
 
   /** Runs one call; never rejects. */
@@ -177,10 +180,14 @@ interface ToolAnnotations {
 /**
  * MCP annotations from declared permissions, the inverse of `McpClient`'s mapping: read-only
  * when it needs nothing beyond `read` and `network`; destructive unless it needs only `read`,
- * `write` and `network`; open-world when it needs `network`. A tool that declares nothing needs
- * nothing, as the registry's policy reads it.
+ * `write` and `network`; open-world when it needs `network`. A tool that declares nothing gets
+ * none: its author said nothing about its effects (it may well write), and a client must not
+ * take it for read-only (and retry it, say).
  */
-function annotationsOf(permissions: readonly Permission[]): ToolAnnotations {
+function annotationsOf(
+  permissions: readonly Permission[] | undefined,
+): ToolAnnotations | undefined {
+  if (permissions === undefined) return undefined;
   const within = (allowed: readonly string[]) => permissions.every((p) => allowed.includes(p));
   return {
     readOnlyHint: within(['read', 'network']),
