@@ -53,7 +53,7 @@ async function observe(
 }
 
 /** The commands besides running a flow, for the message about an unknown one. */
-const commandNames = ['chat', 'tools', 'call', 'resume', 'web', 'serve'];
+const commandNames = ['chat', 'tools', 'call', 'resume', 'web'];
 
 /** A word where a command was expected: says what exists, and `--flow` when it names a flow. */
 function unknownCommand(word: string): PlaygroundError {
