@@ -20,6 +20,7 @@ import {
   withModelOptions,
 } from './terminal/cli-options.js';
 import { defaultStateFile, runFlow } from './terminal/run-flow.js';
+import { registerServeCommand } from './terminal/serve-command.js';
 import { toolsCommand } from './terminal/tools-command.js';
 import { webCommand } from './web/web-command.js';
 
@@ -259,6 +260,10 @@ withCommonOptions(
     });
   },
 );
+
+registerServeCommand(program, (code) => {
+  exitCode = code;
+});
 
 // A bare word after the program is reported by the flow action as an unknown command (set
 // here, after the subcommands copied the strict default).

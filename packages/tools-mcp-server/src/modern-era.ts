@@ -5,6 +5,8 @@ import {
   createMcpHandler,
   inputRequired,
   type McpHttpHandler,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   type ServerContext,
   type ServerEventBus,
@@ -97,15 +99,16 @@ async function callTool(
   };
   const echoed = context.mcpReq.requestState<string>();
   if (typeof echoed === 'string') {
+    // SEP-2322: state that fails integrity verification is a JSON-RPC error, not a tool result.
     if (seal === undefined)
-      return setup.calls.errorResult(
-        'invalid_arguments',
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         'This server seals no request state: the echoed requestState is refused.',
       );
     const opened = await seal.open(echoed, { toolName: params.name, args, callerId: caller?.id });
     if (!opened.ok)
-      return setup.calls.errorResult(
-        'invalid_arguments',
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `The echoed requestState of ${params.name} is refused: ${opened.reason}.`,
       );
     const answer = acceptedContent(context.mcpReq.inputResponses, answerKey)?.[answerKey];

@@ -3,6 +3,7 @@ import {
   createToolContext,
   describeThrown,
   type JsonValue,
+  type Permission,
   type Redactor,
   type ToolContext,
   type ToolErrorCode,
@@ -62,17 +63,26 @@ export class ToolCalls {
     this.#redact = options.secrets === undefined ? undefined : createRedactor(options.secrets);
   }
 
-  /** Every registered tool, as `tools/list` lists it. */
+  /**
+   * Every registered tool, as `tools/list` lists it, with annotations that say what its
+   * `requiredPermissions` say (so a client that maps annotations to permissions, as `McpClient`
+   * does for a trusted server, asks its policy about the same permissions).
+   */
   list(): {
     name: string;
     description: string;
     inputSchema: { type: 'object'; [key: string]: unknown };
+    annotations?: ToolAnnotations;
   }[] {
-    return this.#registry.definitions().map(({ function: tool }) => ({
-      name: tool.name,
-      description: tool.description,
-      inputSchema: { ...(tool.parameters as Record<string, unknown>), type: 'object' as const },
-    }));
+    return this.#registry.definitions().map(({ function: tool }) => {
+      const annotations = annotationsOf(this.#registry.get(tool.name)?.requiredPermissions);
+      return {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: { ...(tool.parameters as Record<string, unknown>), type: 'object' as const },
+        ...(annotations === undefined ? {} : { annotations }),
+      };
+    });
   }
 
   /** Runs one call; never rejects. */
@@ -158,6 +168,32 @@ export class ToolCalls {
       _meta: { [errorCodeMetaKey]: code },
     };
   }
+}
+
+/** The MCP behaviour hints `tools/list` gives a tool. */
+interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  openWorldHint: boolean;
+}
+
+/**
+ * MCP annotations from declared permissions, the inverse of `McpClient`'s mapping: read-only
+ * when it needs nothing beyond `read` and `network`; destructive unless it needs only `read`,
+ * `write` and `network`; open-world when it needs `network`. A tool that declares nothing gets
+ * none: its author said nothing about its effects (it may well write), and a client must not
+ * take it for read-only (and retry it, say).
+ */
+function annotationsOf(
+  permissions: readonly Permission[] | undefined,
+): ToolAnnotations | undefined {
+  if (permissions === undefined) return undefined;
+  const within = (allowed: readonly string[]) => permissions.every((p) => allowed.includes(p));
+  return {
+    readOnlyHint: within(['read', 'network']),
+    destructiveHint: !within(['read', 'write', 'network']),
+    openWorldHint: permissions.includes('network'),
+  };
 }
 
 function success(value: JsonValue): ToolCallResult {

@@ -62,6 +62,7 @@ export type {
   McpElicitationResult,
   McpInvalidToolWarning,
   McpProtocol,
+  McpRetryOptions,
   McpToolChangedWarning,
   McpToolInfo,
   McpUncheckedPatternWarning,

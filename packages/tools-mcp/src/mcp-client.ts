@@ -8,6 +8,7 @@ import {
   planToolCall,
 } from './call-plan.js';
 import type { McpToolResult } from './call-result.js';
+import { type RetryPolicy, retryPolicy, runWithRetry } from './call-retry.js';
 import { runCall, runCallForValue } from './call-run.js';
 import { ClientLink } from './client-link.js';
 import type { ConnectionSettings, EngineConnection } from './engine.js';
@@ -49,6 +50,8 @@ export class McpClient {
   private readonly link: ClientLink;
   private readonly reporter: Reporter;
   private readonly pins: ToolPins;
+  /** The client's `retry`, checked; `undefined`: calls are made once. */
+  private readonly retry: RetryPolicy | undefined;
 
   /**
    * Makes a client; nothing starts until `connect()`.
@@ -75,6 +78,7 @@ export class McpClient {
     if (options.connectTimeoutMs !== undefined) {
       checkDuration('connectTimeoutMs', options.connectTimeoutMs);
     }
+    this.retry = retryPolicy(options.retry);
     this.settings = connectionSettings(serverName, transport, options, () => this.timeoutMs);
     this.settings.schemas.onWarning = (toolName, message) =>
       this.reporter.uncheckedPattern(toolName, message);
@@ -214,9 +218,19 @@ export class McpClient {
    *   `notifications/cancelled`); `mcp_timeout` after the time limit; `mcp_error` when the
    *   server dies (naming its exit code or signal) or cannot be reached;
    *   `mcp_not_initialized` before `connect()` or after `close()`.
-   * @throws {TypeError} when `timeoutMs` or `maxTotalTimeoutMs` is not a positive number.
+   *   With `retry` (the option's or the client's), a call that is safe to repeat is made again
+   *   after an `mcp_error`, within the same signal and time limit.
+   * @throws {TypeError} when `timeoutMs` or `maxTotalTimeoutMs` is not a positive number, or
+   *   `retry` is malformed.
    */
   callTool(name: string, args: JsonObject = {}, options?: McpCallOptions): Promise<McpToolResult> {
+    let retry: RetryPolicy | undefined;
+    try {
+      retry = options?.retry === undefined ? this.retry : retryPolicy(options.retry);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (retry !== undefined) return this.callWithRetry(retry, name, args, options);
     const connection = this.link.current;
     if (connection === undefined) {
       return this.link.ready(name).then((ready) => this.startCall(ready, name, args, options));
@@ -269,14 +283,63 @@ export class McpClient {
     args: JsonObject,
     options: McpCallOptions | undefined,
   ): Promise<McpToolResult> {
-    const plan =
+    const planned =
       options === undefined ? this.plainCall : planCall(options, this.callDefaults, this.plainCall);
-    if ('notStarted' in plan) throw notStartedError(this.serverName, name, plan.reason);
+    if ('notStarted' in planned) throw notStartedError(this.serverName, name, planned.reason);
+    const key = options?.idempotencyKey;
+    const plan = key === undefined ? planned : { ...planned, idempotencyKey: key };
     return runCall(connection, name, args, plan, this.settings);
+  }
+
+  /** A direct call with retries: one time limit (`timeoutMs`) across every attempt. */
+  private callWithRetry(
+    policy: RetryPolicy,
+    name: string,
+    args: JsonObject,
+    options: McpCallOptions | undefined,
+  ): Promise<McpToolResult> {
+    const timeout = options?.timeoutMs;
+    const timeoutMs = timeout === undefined ? this.timeoutMs : checkDuration('timeoutMs', timeout);
+    const deadline = Date.now() + timeoutMs;
+    return runWithRetry(policy, {
+      attempt: async () => {
+        const connection = this.link.current ?? (await this.link.ready(name));
+        const remainingMs = Math.max(1, deadline - Date.now());
+        return this.startCall(connection, name, args, { ...options, timeoutMs: remainingMs });
+      },
+      safe: () => this.safeToRepeat(name, options?.idempotencyKey),
+      signal: options?.signal,
+      deadline,
+      stopped: (reason) => notStartedError(this.serverName, name, reason),
+    });
+  }
+
+  /** May the call run twice: it has an idempotency key, or its tool says `readOnlyHint` (taken at
+   * its word, trusted or not: a server lying about it only repeats its own effect). Never rejects. */
+  private async safeToRepeat(name: string, idempotencyKey: string | undefined): Promise<boolean> {
+    if (idempotencyKey !== undefined) return true;
+    try {
+      const connection = this.link.current ?? (await this.link.ready(name));
+      const tools = await this.listing.get(connection);
+      return tools.find((tool) => tool.name === name)?.annotations?.readOnlyHint === true;
+    } catch {
+      return false;
+    }
   }
 
   /** A `BaseTool` call: on the caller's clock (see `planToolCall`); resolves the value. */
   private callInContext(name: string, args: JsonObject, context: ToolContext): Promise<JsonValue> {
+    const retry = this.retry;
+    if (retry !== undefined) {
+      const connect = async () => this.link.current ?? (await this.link.ready(name));
+      return runWithRetry(retry, {
+        attempt: async () => this.startInContext(await connect(), name, args, context),
+        safe: () => this.safeToRepeat(name, context.idempotencyKey),
+        signal: context.signal,
+        deadline: context.deadline,
+        stopped: (reason) => notStartedError(this.serverName, name, reason),
+      });
+    }
     const connection = this.link.current;
     if (connection === undefined) {
       return this.link.ready(name).then((ready) => this.startInContext(ready, name, args, context));

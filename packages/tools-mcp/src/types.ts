@@ -32,6 +32,27 @@ export interface McpCallOptions {
   readonly resetTimeoutOnProgress?: boolean;
   /** The longest a call whose limit progress restarts may take (default: the client's). */
   readonly maxTotalTimeoutMs?: number;
+  /**
+   * Sent in `_meta` as `dev.agcore/idempotencyKey` (what `@agcore/tools-mcp-server` hands the
+   * tool as `context.idempotencyKey`); a call that carries one is safe to `retry`.
+   */
+  readonly idempotencyKey?: string;
+  /** Retries of this call (default: the client's `retry`); see `McpRetryOptions`. */
+  readonly retry?: McpRetryOptions;
+}
+
+/**
+ * Retrying calls that are safe to repeat — read-only by the server's annotation
+ * (`readOnlyHint`), or carrying an idempotency key — after a failure that left their outcome
+ * unknown (a cut response stream, a lost or unreachable server: `mcp_error`). A call that is
+ * not safe to repeat fails at once; a server's answer, a time limit or an abort is never
+ * retried. The call's signal and time limit span every attempt.
+ */
+export interface McpRetryOptions {
+  /** Attempts in all, the first included (`1`: no retry). A positive integer. */
+  readonly attempts: number;
+  /** The wait before the first retry, doubled after each (tools-core's backoff); default 200. */
+  readonly backoffMs?: number;
 }
 
 /** An elicitation request from the server: it asks the user for input during a call. */
@@ -174,6 +195,8 @@ export interface McpClientOptions {
    * in flight when it died are rejected, never replayed; calls made while reconnecting wait.
    */
   readonly autoReconnect?: boolean | McpAutoReconnectOptions;
+  /** Retries of calls that are safe to repeat (default: none); see `McpRetryOptions`. */
+  readonly retry?: McpRetryOptions;
   /** Stdio: how long `close()` waits at each step (stdin closed, SIGTERM, SIGKILL); default 1000 ms. */
   readonly closeGraceMs?: number;
   /** Stdio: how much of the server's stderr is kept for error reports (default 64 KiB). */

@@ -1,6 +1,8 @@
 // One process of the fleet test: serves a registry whose `write_once` tool writes an O_EXCL file
 // per idempotency key (a side effect that must happen once), and whose `slow` tool records an
-// abort in a file. Args: port, directory. Prints "ready" on stdout when listening.
+// abort in a file, and whose `hold` tool commits its effect, then waits while a `hold-<id>` file
+// exists (a node to kill after the commit, before the answer). Args: port, directory. Prints "ready" on stdout when listening.
+import { existsSync } from 'node:fs';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineTool, type JsonValue } from '@agcore/tools-core';
@@ -58,6 +60,28 @@ registry.register(
           );
         });
       }),
+  }),
+);
+
+registry.register(
+  defineTool({
+    name: 'hold',
+    description: 'Commits one effect file per idempotency key, then waits while hold-<id> exists',
+    parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    execute: async ({ id }, context) => {
+      const key = context.idempotencyKey ?? `none-${id}`;
+      try {
+        const file = await open(join(directory, `effect-${encodeURIComponent(key)}`), 'wx');
+        await file.writeFile(String(process.pid));
+        await file.close();
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      }
+      while (existsSync(join(directory, `hold-${id}`)) && !context.signal.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return { id, pid: process.pid };
+    },
   }),
 );
 

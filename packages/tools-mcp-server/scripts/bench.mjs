@@ -1,0 +1,31 @@
+// Bundles the bench and its server process (TypeScript) with esbuild, dependencies external, and
+// runs it: this package has no TypeScript loader.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const outdir = fileURLToPath(new URL('../node_modules/.bench-build/', import.meta.url));
+mkdirSync(outdir, { recursive: true });
+await build({
+  entryPoints: {
+    'serve.bench': fileURLToPath(new URL('../src/serve.bench.ts', import.meta.url)),
+    'bench-node': fileURLToPath(new URL('../src/test-support/bench-node.ts', import.meta.url)),
+  },
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+});
+const result = spawnSync(
+  process.execPath,
+  [`${outdir}serve.bench.mjs`, `${outdir}bench-node.mjs`],
+  {
+    stdio: 'inherit',
+  },
+);
+process.exitCode = result.status ?? 1;

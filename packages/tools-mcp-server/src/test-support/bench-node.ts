@@ -1,0 +1,68 @@
+// One server process of the serveTools bench (src/serve.bench.ts). Args: kind (`agcore`: serveTools
+// over a ToolRegistry; `sdk`: the MCP SDK's own McpServer, stateless, a fresh server and transport
+// per request as the SDK's stateless example does), port, sleepMs (how long the tool sleeps).
+// Both serve one tool, `echo`, returning its text (the SDK's with no argument checking at all:
+// its best case). Prints "ready" when listening.
+import { createServer } from 'node:http';
+import { defineTool } from '@agcore/tools-core';
+import { ToolRegistry } from '@agcore/tools-registry';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { serveTools } from '../index.js';
+
+const [kind = 'agcore', portText = '0', sleepText = '0'] = process.argv.slice(2);
+const sleepMs = Number(sleepText);
+const pause = () =>
+  sleepMs > 0 ? new Promise((resolve) => setTimeout(resolve, sleepMs)) : Promise.resolve();
+
+if (kind === 'agcore') {
+  const registry = new ToolRegistry({ timeoutMs: 30_000 });
+  registry.register(
+    defineTool({
+      name: 'echo',
+      description: 'Echoes its text',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      execute: async ({ text }) => {
+        await pause();
+        return text;
+      },
+    }),
+  );
+  await serveTools(registry, { allowedHosts: ['127.0.0.1', 'localhost'] }).listen({
+    port: Number(portText),
+  });
+} else {
+  const server = createServer(async (request, response) => {
+    if (request.url === '/healthz') {
+      response.writeHead(200).end('ok');
+      return;
+    }
+    const mcp = new Server(
+      { name: 'sdk-bench', version: '1.0.0' },
+      { capabilities: { tools: {} } },
+    );
+    mcp.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [
+        {
+          name: 'echo',
+          description: 'Echoes its text',
+          inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        },
+      ],
+    }));
+    mcp.setRequestHandler(CallToolRequestSchema, async (call) => {
+      await pause();
+      return { content: [{ type: 'text', text: String(call.params.arguments?.text) }] };
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(Number(portText), '127.0.0.1', resolve));
+}
+process.stdout.write('ready\n');
