@@ -76,6 +76,11 @@ export type ChatChunk =
  * `response` chunk. The cycle knows nothing vendor-specific beyond this.
  */
 export interface ChatProvider {
+  /**
+   * Optional: the `gen_ai.provider.name` of the service this provider speaks to (`anthropic`,
+   * `openai`), the default of the cycle's `tracing.providerName`.
+   */
+  readonly providerName?: string;
   /** Sends `request` and resolves to the complete answer. @throws {LlmError} */
   chat(request: ChatRequest, options?: ChatCallOptions): Promise<ChatResponse>;
   /** Sends `request` and streams the answer; the last chunk is `response`. @throws {LlmError} while iterating */

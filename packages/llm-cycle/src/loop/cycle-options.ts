@@ -237,7 +237,7 @@ export function resolveCycleOptions(options: LlmCycleOptions): ResolvedCycleOpti
     stateSecret,
     maxRepeats: resolveLoopDetection(options.loopDetection),
     stopWhen: resolveStopWhen(options.stopWhen),
-    tracing: options.tracing === false ? undefined : (options.tracing ?? {}),
+    tracing: options.tracing === false ? undefined : withProviderName(options),
   };
 }
 
@@ -387,4 +387,13 @@ function checked(
   if (typeof value !== 'number' || !valid(value))
     throw new RangeError(`LlmCycle: ${name} must be ${rule}, got ${String(value)}.`);
   return value;
+}
+
+/** The tracing options, `providerName` defaulting to the provider's own (`anthropic`, ...). */
+function withProviderName(options: LlmCycleOptions): LlmTracingOptions {
+  const tracing = options.tracing === false ? {} : (options.tracing ?? {});
+  const own = options.provider.providerName;
+  return tracing.providerName === undefined && typeof own === 'string' && own !== ''
+    ? { ...tracing, providerName: own }
+    : tracing;
 }

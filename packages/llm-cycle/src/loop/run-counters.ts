@@ -11,11 +11,17 @@ export const zeroUsage: Usage = { promptTokens: 0, completionTokens: 0, totalTok
 /** `total` plus `usage` (a response without usage counts as 0). */
 export function addUsage(total: Usage, usage: Usage | undefined): Usage {
   if (usage === undefined) return total;
-  return {
+  const sum: { -readonly [K in keyof Usage]: Usage[K] } = {
     promptTokens: total.promptTokens + usage.promptTokens,
     completionTokens: total.completionTokens + usage.completionTokens,
     totalTokens: total.totalTokens + usage.totalTokens,
   };
+  // The counts a native provider reports, kept once either side has them.
+  for (const key of ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
+    const [a, b] = [total[key], usage[key]];
+    if (a !== undefined || b !== undefined) sum[key] = (a ?? 0) + (b ?? 0);
+  }
+  return sum;
 }
 
 /** What one run (a submit and its resumes) has done so far: what `maxTurns`, the loop guard and the stop conditions count. */

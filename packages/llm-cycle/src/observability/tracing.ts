@@ -31,7 +31,7 @@ export interface LlmTracingOptions {
   readonly recordContent?: boolean;
   /** `gen_ai.agent.name`, and the submit span is named `invoke_agent {agentName}`. */
   readonly agentName?: string;
-  /** `gen_ai.provider.name` (`openai`, `deepseek`, `groq`, ...); default `openai`, the wire format spoken. */
+  /** `gen_ai.provider.name` (`openai`, `deepseek`, `groq`, ...); default the provider's own `providerName` (`anthropic` for `createAnthropicProvider`), else `openai`, the wire format spoken. */
   readonly providerName?: string;
   /**
    * The most UTF-8 bytes of one string attribute (and of a span name, and an error's status

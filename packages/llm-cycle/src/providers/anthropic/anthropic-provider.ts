@@ -79,6 +79,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Chat
 }
 
 class AnthropicProvider implements ChatProvider {
+  readonly providerName = 'anthropic';
   readonly #endpoint: Endpoint;
   readonly #fetch: typeof globalThis.fetch;
   readonly #limits: ProviderLimits;

@@ -29,6 +29,22 @@ describe('createOpenAICompatibleProvider: non-streaming', () => {
     expect(sent(0).stream).toBeUndefined();
   });
 
+  it("does not send a native provider's provider_state (a history begun on another provider)", async () => {
+    wire.server.reply({ kind: 'json', body: textCompletion('ok', [7, 3]) });
+    const assistant = {
+      role: 'assistant' as const,
+      content: 'Earlier answer',
+      reasoning_content: 'not sent',
+      provider_state: { provider: 'anthropic', items: [{ type: 'thinking', signature: 's' }] },
+    };
+    const messages = [...request.messages, assistant, { role: 'user' as const, content: 'More' }];
+    await wire.provider.chat({ ...request, messages });
+    const sentMessages = (sent(0) as { messages: Record<string, unknown>[] }).messages;
+    // (the reasoning of a turn without tool calls is not sent back either: the default rule)
+    expect(sentMessages[1]).toEqual({ role: 'assistant', content: 'Earlier answer' });
+    expect(assistant.provider_state.items).toHaveLength(1);
+  });
+
   it('reads tool calls, whatever finish_reason says', async () => {
     wire.server.reply({
       kind: 'json',

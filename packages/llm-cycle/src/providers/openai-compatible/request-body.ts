@@ -34,16 +34,25 @@ export function requestBody(request: ChatRequest, options: BodyOptions): string 
   return JSON.stringify(body);
 }
 
-/** The messages as sent: the history itself unless some reasoning must be left out. */
+/**
+ * The messages as sent: the history itself unless some reasoning must be left out, or an
+ * assistant message carries a native provider's `provider_state` (a history that began on
+ * Anthropic or Responses): those items mean nothing to Chat Completions and strict servers
+ * refuse unknown fields, so they stay in the history and are not sent.
+ */
 function wireMessages(
   messages: readonly ChatMessage[],
   sendReasoning: SendReasoning,
 ): readonly ChatMessage[] {
-  if (sendReasoning === 'always' || !messages.some(dropsReasoning(sendReasoning))) return messages;
-  const drop = dropsReasoning(sendReasoning);
-  return messages.map((message) =>
-    drop(message) ? withoutReasoning(message as AssistantMessage) : message,
-  );
+  const drop = sendReasoning === 'always' ? () => false : dropsReasoning(sendReasoning);
+  const changes = (message: ChatMessage) =>
+    message.role === 'assistant' && (message.provider_state !== undefined || drop(message));
+  if (!messages.some(changes)) return messages;
+  return messages.map((message) => {
+    if (!changes(message)) return message;
+    const { provider_state: _native, ...rest } = message as AssistantMessage;
+    return drop(message) ? withoutReasoning(rest) : rest;
+  });
 }
 
 function dropsReasoning(sendReasoning: SendReasoning): (message: ChatMessage) => boolean {

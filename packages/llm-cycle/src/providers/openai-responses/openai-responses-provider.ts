@@ -74,6 +74,7 @@ export function createOpenAIResponsesProvider(
 }
 
 class OpenAIResponsesProvider implements ChatProvider {
+  readonly providerName = 'openai';
   readonly #endpoint: Endpoint;
   readonly #fetch: typeof globalThis.fetch;
   readonly #idleTimeoutMs: number;
