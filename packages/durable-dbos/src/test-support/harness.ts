@@ -1,7 +1,12 @@
 // Drives worker processes and the model for the durable tests.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startChatCompletionsServer, textStream, toolCallStream } from '@agcore/llm-cycle/testing';
+import {
+  type StreamedCall,
+  startChatCompletionsServer,
+  textStream,
+  toolCallStream,
+} from '@agcore/llm-cycle/testing';
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 
 const workerPath = fileURLToPath(new URL('./worker.ts', import.meta.url));
@@ -54,6 +59,13 @@ export interface ModelSettings {
   pauseMs: number;
   /** The id of the tool call ('' for a server that sends none). */
   callId: string;
+  /** The calls of the first answer instead of the one `send_email` call with `callId`. */
+  calls?: StreamedCall[];
+}
+
+/** A call of the first answer: `name` with `{ to }` (`id` '' for a call that comes without one). */
+export function call(id: string, name: string, to: string): StreamedCall {
+  return { id, name, pieces: ['{"to":', `${JSON.stringify(to)}}`] };
 }
 
 /**
@@ -76,9 +88,9 @@ export async function startModel() {
       return { kind: 'sse', writes: textStream(settings.text), ...pause };
     return {
       kind: 'sse',
-      writes: toolCallStream([
-        { id: settings.callId, name: 'send_email', pieces: ['{"to":', '"ada@example.com"}'] },
-      ]),
+      writes: toolCallStream(
+        settings.calls ?? [call(settings.callId, 'send_email', 'ada@example.com')],
+      ),
       ...pause,
     };
   });

@@ -1,13 +1,16 @@
 // A worker process for the tests: one agent, `mailer`, whose tool `send_email` records every
 // attempt and writes one effect row per `context.idempotencyKey` (a unique key: a second write
 // of the same key is a second side effect and fails the insert, which the test would see as a
-// missing row... so it is `ON CONFLICT DO NOTHING` and the attempts table counts the tries).
+// missing row... so it is `ON CONFLICT DO NOTHING` and the attempts table counts the tries, in
+// the order they started: `seq`). `ask_user` asks a person first (`awaitInput`) and records the
+// answer it got. TRACE_FILE registers the real OpenTelemetry SDK, spans to that file.
 import { createOpenAICompatibleProvider } from '@agcore/llm-cycle';
-import { defineTool } from '@agcore/tools-core';
+import { awaitInput, defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { defineDurableAgent } from '../index.js';
+import { traceToFile } from './tracing.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -15,6 +18,7 @@ const env = (name: string): string => {
   return value;
 };
 const databaseUrl = env('DATABASE_URL');
+if (process.env.TRACE_FILE !== undefined) traceToFile(process.env.TRACE_FILE);
 // The load test's Postgres round trips: every query of this process, reported as it goes (a
 // killed worker's last report is a little short of its count).
 if (process.env.COUNT_QUERIES === '1') {
@@ -50,21 +54,39 @@ const sendEmail = defineTool({
   },
 });
 
+const askUser = defineTool({
+  name: 'ask_user',
+  description: 'Asks the user before sending',
+  parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+  execute: async ({ to }: { to: string }, context) => {
+    if (context.input === undefined) return awaitInput({ prompt: `Send to ${to}?`, data: { to } });
+    const answer = JSON.stringify(context.input);
+    await pool.query('INSERT INTO answers (key, answer) VALUES ($1, $2)', [
+      context.idempotencyKey ?? 'none',
+      answer,
+    ]);
+    return { answered: context.input.value };
+  },
+});
+
 const timeout = process.env.APPROVAL_TIMEOUT_SEC;
+const parallel = process.env.MAX_PARALLEL;
 const agent = defineDurableAgent({
   name: 'mailer',
   cycle: () => ({
     provider: createOpenAICompatibleProvider({ baseURL: env('MODEL_URL'), apiKey: 'sk-test' }),
     model: 'test',
     retry: { maxRetries: 0 },
+    ...(parallel === undefined ? {} : { maxParallelToolCalls: Number(parallel) }),
     ...(process.env.STATE_SECRET === undefined ? {} : { stateSecret: process.env.STATE_SECRET }),
   }),
-  registry: () => new ToolRegistry().register(sendEmail),
+  registry: () => new ToolRegistry().registerAll([sendEmail, askUser]),
   queue: { workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? '10') },
   ...(timeout === undefined ? {} : { approvalTimeoutSec: Number(timeout) }),
 });
 
-await pool.query('CREATE TABLE IF NOT EXISTS attempts (key text, executor text)');
+await pool.query('CREATE TABLE IF NOT EXISTS attempts (seq bigserial, key text, executor text)');
+await pool.query('CREATE TABLE IF NOT EXISTS answers (key text, answer text)');
 await pool.query('CREATE TABLE IF NOT EXISTS effects (key text PRIMARY KEY, recipient text)');
 DBOS.setConfig({
   name: 'agcore-durable-test',
