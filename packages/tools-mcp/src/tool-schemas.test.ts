@@ -32,8 +32,10 @@ describe('hostile schemas from a server', () => {
       expect(error.code).toBe('execution_failed');
       expect(error.message).toMatch(/'redos'.*outputSchema.*pattern/);
       loop.disable();
-      // Generous: the budget is ~50 ms per schema; a backtracking engine would take minutes.
-      expect(loop.max / 1e6).toBeLessThan(1_000);
+      // A bound against a backtracking engine (2^40 steps: minutes), not a timing claim (the
+      // bench measures the longest block: 15–527 ms quiet). Parsing the 100 000-level line took
+      // 1.7 s once under a load of 16 on 2 cores, so the bound is 10 s.
+      expect(loop.max / 1e6).toBeLessThan(10_000);
       expect(client.isConnected).toBe(true);
     } finally {
       loop.disable();
