@@ -27,7 +27,7 @@ function refusal(run: () => unknown): ToolError {
   throw new Error('expected register to refuse the tool');
 }
 
-describe('worst cases, with generous bounds (exact figures are in pnpm bench)', () => {
+describe('worst cases, with generous bounds against backtracking (10 s; exact figures are in pnpm bench)', () => {
   it('validates ^(a+)+$ against 100 000 characters without blocking the loop', async () => {
     const registry = new ToolRegistry().register(
       echo('redos', {
@@ -38,14 +38,14 @@ describe('worst cases, with generous bounds (exact figures are in pnpm bench)', 
     const start = performance.now();
     const invocation = await registry.invoke('redos', { text: `${'a'.repeat(100_000)}!` });
     // A backtracking engine needs 2^100000 steps; 127 ms at 24 characters on main.
-    expect(performance.now() - start).toBeLessThan(2_000);
+    expect(performance.now() - start).toBeLessThan(10_000);
     expect(invocation.output.ok).toBe(false);
   });
 
   it('refuses 20 chained anyOf/$ref at register, naming the tool and the limit', () => {
     const start = performance.now();
     const error = refusal(() => new ToolRegistry().register(echo('chain', chainedAnyOf(20))));
-    expect(performance.now() - start).toBeLessThan(2_000);
+    expect(performance.now() - start).toBeLessThan(10_000);
     expect(error.toolName).toBe('chain');
     expect(error.message).toContain('more than 10000 subschemas (the schema expansion limit');
   });
@@ -54,7 +54,7 @@ describe('worst cases, with generous bounds (exact figures are in pnpm bench)', 
     const registry = new ToolRegistry().register(echo('chain', chainedAnyOf(11)));
     const start = performance.now();
     const invocation = await registry.invoke('chain', { value: 42 });
-    expect(performance.now() - start).toBeLessThan(2_000);
+    expect(performance.now() - start).toBeLessThan(10_000);
     expect(invocation.output.ok).toBe(false);
   });
 });
