@@ -7,20 +7,16 @@ import type {
   ChatResponse,
 } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
-import {
-  BodyReader,
-  checkContentLength,
-  parseJsonAnswer,
-  type Reading,
-} from '../http/body-reader.js';
+import { BodyReader, checkContentLength, type Reading } from '../http/body-reader.js';
 import { type Endpoint, resolveEndpoint } from '../http/endpoint.js';
 import { nextTurn } from '../http/event-loop-turn.js';
-import { StreamedAnswer } from '../http/event-stream-reader.js';
 import { Exchange, type ExchangeLimits } from '../http/exchange.js';
 import { httpError, isRedirect, redirected } from '../http/http-error.js';
 import { sendPacer } from '../http/send-pacer.js';
-import { followsDeepSeekRule, isDeepSeekModel } from './dialects.js';
+import { parseJsonAnswer } from './completion.js';
+import { followsDeepSeekRule, isDeepSeekHost, isDeepSeekModel } from './dialects.js';
 import { requestBody, type SendReasoning } from './request-body.js';
+import { StreamedAnswer } from './streamed-answer.js';
 
 /** Options of `createOpenAICompatibleProvider`. */
 export interface OpenAICompatibleProviderOptions {
@@ -107,7 +103,8 @@ class OpenAICompatibleProvider implements ChatProvider {
       positive(options.maxResponseBytes, 'maxResponseBytes') ?? defaultMaxResponseBytes;
     this.#includeUsage = options.includeUsage ?? true;
     this.#sendReasoning = options.sendReasoning;
-    this.#deepSeek = options.deepseek ?? (this.#endpoint.deepSeek ? true : undefined);
+    this.#deepSeek =
+      options.deepseek ?? (isDeepSeekHost(this.#endpoint.hostname) ? true : undefined);
   }
 
   async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ChatResponse> {
