@@ -33,15 +33,12 @@ const folderRules = {
     '.': [],
     'index.ts': ['*'],
     'openai-responses.ts': ['providers/openai-responses'],
-    // Today the shared HTTP layer still parses Chat Completions (body-reader, event-stream-reader,
-    // endpoint, http-error import the wire format); issue 22 §1 takes that out of http/.
-    'providers/http': ['.', 'providers/openai-compatible'],
+    // The shared HTTP layer is wire-neutral: each format's parsing lives with its provider.
+    'providers/http': ['.'],
     'providers/openai-compatible': ['.', 'providers/http'],
     'providers/anthropic': ['.', 'providers/http'],
     'anthropic.ts': ['.', 'providers/anthropic'],
-    // The Responses provider reuses the HTTP layer and, until it moves there, the wire-neutral
-    // helpers of openai-compatible (isRecord, bodyShape, chunksOf).
-    'providers/openai-responses': ['.', 'providers/http', 'providers/openai-compatible'],
+    'providers/openai-responses': ['.', 'providers/http'],
     runs: ['.'],
     observability: ['.'],
     // The context budget (result store, read_result, clearing, breakdown): the loop uses it.

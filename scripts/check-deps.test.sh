@@ -46,6 +46,14 @@ put packages/llm-cycle/src/runs/run-state.ts "export type S = number;"
 put packages/llm-cycle/src/types.ts "import type { S } from './runs/run-state.js'; export type Usage = S;"
 expect_failure 'the shared root importing a room' 'folder rules forbid for room \.'
 put packages/llm-cycle/src/types.ts "export type Usage = number;"
+# The shared HTTP layer is wire-neutral: neither it nor another format's provider imports Chat Completions.
+put packages/llm-cycle/src/providers/http/wire.ts "import type { P } from '../openai-compatible/provider.js'; export type W = P;"
+expect_failure 'the HTTP layer importing a wire format' 'folder rules forbid for room providers/http'
+put packages/llm-cycle/src/providers/http/wire.ts "export type W = number;"
+put packages/llm-cycle/src/providers/openai-responses/stream.ts "import type { P } from '../openai-compatible/provider.js'; export type R = P;"
+expect_failure 'Responses importing Chat Completions' 'folder rules forbid for room providers/openai-responses'
+put packages/llm-cycle/src/providers/openai-responses/stream.ts "import type { W } from '../http/wire.js'; export type R = W;"
+node "$here/check-deps.mjs" "$fixture" >/dev/null
 put packages/llm-cycle/src/elsewhere/extra.ts "export {};"
 expect_failure 'a folder the table does not name' 'folder rules of @agcore/llm-cycle do not name'
 echo "check-deps self-test passed"

@@ -9,7 +9,7 @@ import type {
   Usage,
 } from '../chat-provider.js';
 import { LlmError } from '../llm-error.js';
-import { chunksOf } from '../providers/openai-compatible/completion.js';
+import { chunksOf } from '../providers/http/wire.js';
 import { ResponseAssembler } from '../providers/openai-compatible/response-assembler.js';
 
 /**

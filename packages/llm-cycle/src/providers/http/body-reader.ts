@@ -1,10 +1,6 @@
-import type { ChatResponse } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
-import { parseCompletion } from '../openai-compatible/completion.js';
-import { bodyShape } from '../openai-compatible/dialects.js';
 import type { Endpoint } from './endpoint.js';
 import type { Exchange } from './exchange.js';
-import { notChatCompletions } from './http-error.js';
 
 /** What reading one answer needs. */
 export interface Reading {
@@ -164,28 +160,4 @@ export function checkContentLength(response: Response, reading: Reading): void {
     response.body?.cancel().catch(() => undefined);
     throw tooLarge(reading);
   }
-}
-
-/**
- * A whole JSON answer: the text redacted (before parsing, so every escaping is caught) and
- * read as a Chat Completions body.
- * @throws {LlmError} `invalid_response` for a body that is not JSON (naming its content type and
- * first bytes) or not a completion, `stream_error` for an error body
- */
-export function parseJsonAnswer(text: string, reading: Reading): ChatResponse {
-  const { endpoint } = reading;
-  const clean = endpoint.hasSecrets ? endpoint.redact(text) : text;
-  let body: unknown;
-  try {
-    body = JSON.parse(clean);
-  } catch (error) {
-    if (bodyShape(clean) !== 'json')
-      throw notChatCompletions(endpoint.shown, reading.contentType, clean, endpoint.redact);
-    throw new LlmError(
-      'invalid_response',
-      `${endpoint.shown} answered with a body that is not valid JSON: ${clean.slice(0, 200)}`,
-      { cause: error },
-    );
-  }
-  return parseCompletion(body);
 }

@@ -5,7 +5,6 @@ import {
   secretsOfHeaders,
   secretsOfUrl,
 } from '@agcore/tools-core';
-import { isDeepSeekHost, isSecretQueryParameter } from '../openai-compatible/dialects.js';
 
 /** Where requests go and with which credentials, resolved once per provider. */
 export interface Endpoint {
@@ -22,8 +21,8 @@ export interface Endpoint {
   readonly redact: Redactor;
   /** Whether there is any secret to take out (else `redact` returns its input). */
   readonly hasSecrets: boolean;
-  /** Whether the host is DeepSeek's API. */
-  readonly deepSeek: boolean;
+  /** The base URL's host name (`''` when the base URL does not parse), for a dialect keyed to it. */
+  readonly hostname: string;
 }
 
 /** What an endpoint is made of. */
@@ -55,7 +54,7 @@ export function resolveEndpoint(options: EndpointOptions): Endpoint {
   const path = options.path ?? '/chat/completions';
   let url = `${options.baseURL.replace(/\/+$/, '')}${path}`;
   let shown = '(invalid base URL)';
-  let deepSeek = false;
+  let hostname = '';
   let parsed: URL | undefined;
   try {
     parsed = new URL(options.baseURL);
@@ -72,7 +71,7 @@ export function resolveEndpoint(options: EndpointOptions): Endpoint {
     parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}${path}`;
     url = parsed.toString();
     shown = redactUrl(parsed);
-    deepSeek = isDeepSeekHost(parsed.hostname);
+    hostname = parsed.hostname;
   }
   if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
   const secrets = [
@@ -88,7 +87,7 @@ export function resolveEndpoint(options: EndpointOptions): Endpoint {
     headers,
     redact: scrubber(secrets),
     hasSecrets: secrets.length > 0,
-    deepSeek,
+    hostname,
   };
 }
 
@@ -150,6 +149,15 @@ export function urlSecrets(url: string): string[] {
     if (!isSecretQueryParameter(name)) harmless.add(value);
   }
   return secretsOfUrl(parsed).filter((secret) => !harmless.has(secret));
+}
+
+/**
+ * Whether a query parameter of the base URL may hold a credential. Azure OpenAI's
+ * `api-version` (learn.microsoft.com/azure/ai-services/openai/reference) is not one: redacting
+ * its value would blank every date in error messages.
+ */
+function isSecretQueryParameter(name: string): boolean {
+  return name.toLowerCase() !== 'api-version';
 }
 
 function safeDecode(text: string): string {

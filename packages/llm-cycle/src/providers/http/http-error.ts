@@ -1,7 +1,6 @@
 import type { Redactor } from '@agcore/tools-core';
 import { LlmError } from '../../llm-error.js';
-import { errorMessageOf, isRecord } from '../openai-compatible/dialects.js';
-import { maxBodyChars } from '../openai-compatible/stream-chunk.js';
+import { errorMessageOf, isRecord, maxBodyChars } from './wire.js';
 
 /** Reads at most this much of an error body. */
 const maxErrorBytes = 64 * 1024;
@@ -26,24 +25,6 @@ export async function httpError(
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       ...(text === '' ? {} : { responseBody: text }),
     },
-  );
-}
-
-/**
- * The `invalid_response` for a 2xx answer that is not Chat Completions (a wrong base URL, a
- * captive portal, a proxy's sign-in page): its content type and first bytes, redacted.
- */
-export function notChatCompletions(
-  where: string,
-  contentType: string,
-  start: string,
-  redact: Redactor,
-): LlmError {
-  const first = redact(start).replace(/\s+/g, ' ').trim().slice(0, 120);
-  return new LlmError(
-    'invalid_response',
-    `${where} answered with content type '${contentType || 'none'}', which is not a Chat Completions answer (first bytes: ${first === '' ? '(empty)' : JSON.stringify(first)}). Check baseURL: it should be the API root that /chat/completions is appended to, e.g. https://api.openai.com/v1.`,
-    { responseBody: first },
   );
 }
 

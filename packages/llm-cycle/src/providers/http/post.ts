@@ -85,7 +85,9 @@ export async function post(options: PostOptions): Promise<Response> {
           method: 'POST',
           headers: endpoint.headers,
           body: options.body(),
-          // Redirects are refused with a clear error (see openai-compatible-provider.ts).
+          // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
+          // request body per request: redirects are refused with a clear error instead. 'manual',
+          // not 'error': Cloudflare's workerd refuses 'error' ("does not make sense at the edge").
           redirect: 'manual',
           signal: exchange.signal,
         }),
@@ -96,6 +98,8 @@ export async function post(options: PostOptions): Promise<Response> {
     throw exchange.failure(error, 'sending the request');
   }
   exchange.touch();
+  // Sent with `redirect: 'manual'`, a redirect comes back as the answer: a 3xx (Node, Deno,
+  // Bun, workerd) or, in a browser, an opaque one of status 0.
   if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
     await response.body?.cancel().catch(() => undefined);
     throw redirected(endpoint.shown);

@@ -1,13 +1,14 @@
-import type { ChatChunk, ChatResponse } from '../../chat-provider.js';
+import type { Redactor } from '@agcore/tools-core';
+import type { ChatResponse } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
 import type { AssistantMessage } from '../../messages.js';
+import type { Reading } from '../http/body-reader.js';
+import { bodyShape, errorMessageOf, isRecord } from '../http/wire.js';
 import {
   argumentsOf,
   contentOf,
-  errorMessageOf,
   finishReasonOf,
   hasReasoningContent,
-  isRecord,
   noteReasoningContent,
   readUsage,
   reasoningOf,
@@ -84,26 +85,43 @@ function readToolCalls(value: unknown): { id: string; name: string; arguments: s
 }
 
 /**
- * The chunks a stream of `response` would have carried: its reasoning, its text, one delta per
- * tool call, then the response itself. Never throws.
+ * A whole JSON answer: the text redacted (before parsing, so every escaping is caught) and
+ * read as a Chat Completions body.
+ * @throws {LlmError} `invalid_response` for a body that is not JSON (naming its content type and
+ * first bytes) or not a completion, `stream_error` for an error body
  */
-export function chunksOf(response: ChatResponse): ChatChunk[] {
-  const chunks: ChatChunk[] = [];
-  const { content, tool_calls: toolCalls } = response.message;
-  const reasoning = response.reasoning ?? response.message.reasoning_content;
-  if (reasoning !== undefined && reasoning !== '')
-    chunks.push({ type: 'assistant_reasoning_delta', text: reasoning });
-  if (content !== null && content !== '')
-    chunks.push({ type: 'assistant_text_delta', text: content });
-  toolCalls?.forEach((call, index) => {
-    chunks.push({
-      type: 'tool_call_delta',
-      index,
-      callId: call.id,
-      toolName: call.function.name,
-      argumentsDelta: call.function.arguments,
-    });
-  });
-  chunks.push({ type: 'response', response });
-  return chunks;
+export function parseJsonAnswer(text: string, reading: Reading): ChatResponse {
+  const { endpoint } = reading;
+  const clean = endpoint.hasSecrets ? endpoint.redact(text) : text;
+  let body: unknown;
+  try {
+    body = JSON.parse(clean);
+  } catch (error) {
+    if (bodyShape(clean) !== 'json')
+      throw notChatCompletions(endpoint.shown, reading.contentType, clean, endpoint.redact);
+    throw new LlmError(
+      'invalid_response',
+      `${endpoint.shown} answered with a body that is not valid JSON: ${clean.slice(0, 200)}`,
+      { cause: error },
+    );
+  }
+  return parseCompletion(body);
+}
+
+/**
+ * The `invalid_response` for a 2xx answer that is not Chat Completions (a wrong base URL, a
+ * captive portal, a proxy's sign-in page): its content type and first bytes, redacted.
+ */
+export function notChatCompletions(
+  where: string,
+  contentType: string,
+  start: string,
+  redact: Redactor,
+): LlmError {
+  const first = redact(start).replace(/\s+/g, ' ').trim().slice(0, 120);
+  return new LlmError(
+    'invalid_response',
+    `${where} answered with content type '${contentType || 'none'}', which is not a Chat Completions answer (first bytes: ${first === '' ? '(empty)' : JSON.stringify(first)}). Check baseURL: it should be the API root that /chat/completions is appended to, e.g. https://api.openai.com/v1.`,
+    { responseBody: first },
+  );
 }

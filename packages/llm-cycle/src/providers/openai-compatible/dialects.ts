@@ -6,11 +6,7 @@
 import type { ChatResponse, FinishReason, Usage } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
 import type { AssistantMessage } from '../../messages.js';
-
-/** Whether `value` is a plain JSON object. Never throws. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, jsonText } from '../http/wire.js';
 
 /**
  * The reasoning text of a delta or a message, or `undefined`.
@@ -128,17 +124,6 @@ export function finishReasonOf(reason: string | undefined, hasToolCalls: boolean
 }
 
 /**
- * The message of an error payload: `{ error: { message } }` (OpenAI, and OpenRouter's errors
- * inside a stream, openrouter.ai/docs/api-reference/errors), `{ error: "text" }` (Ollama,
- * llama.cpp), else the payload as JSON.
- */
-export function errorMessageOf(error: unknown): string {
-  if (isRecord(error) && typeof error.message === 'string') return error.message;
-  if (typeof error === 'string') return error;
-  return jsonText(error);
-}
-
-/**
  * DeepSeek's reasoning rule: in thinking mode, the `reasoning_content` of an assistant message
  * with tool calls must be sent back in later requests, or the next turn is refused with HTTP
  * 400 (api-docs.deepseek.com/guides/thinking_mode, "Tool Calls"). A gateway in front of
@@ -186,28 +171,4 @@ export function followsDeepSeekRule(response: ChatResponse): boolean {
 /** Whether a wire message or delta carries reasoning in DeepSeek's `reasoning_content` field. */
 export function hasReasoningContent(record: Record<string, unknown>): boolean {
   return typeof record.reasoning_content === 'string' && record.reasoning_content !== '';
-}
-
-/**
- * Whether a query parameter of the base URL may hold a credential. Azure OpenAI's
- * `api-version` (learn.microsoft.com/azure/ai-services/openai/reference) is not one: redacting
- * its value would blank every date in error messages.
- */
-export function isSecretQueryParameter(name: string): boolean {
-  return name.toLowerCase() !== 'api-version';
-}
-
-/** What the start of a body looks like: an SSE stream, a JSON document, or something else. */
-export function bodyShape(start: string): 'sse' | 'json' | 'other' {
-  const head = start.trimStart();
-  if (head.startsWith('{')) return 'json';
-  return /^(?:data|event|id|retry)\s*:|^:/.test(head) ? 'sse' : 'other';
-}
-
-function jsonText(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }

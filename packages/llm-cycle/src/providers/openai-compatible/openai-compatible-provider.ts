@@ -1,4 +1,3 @@
-import { redactError } from '@agcore/tools-core';
 import type {
   ChatCallOptions,
   ChatChunk,
@@ -6,21 +5,22 @@ import type {
   ChatRequest,
   ChatResponse,
 } from '../../chat-provider.js';
-import { LlmError } from '../../llm-error.js';
-import {
-  BodyReader,
-  checkContentLength,
-  parseJsonAnswer,
-  type Reading,
-} from '../http/body-reader.js';
+import { BodyReader, type Reading } from '../http/body-reader.js';
 import { type Endpoint, resolveEndpoint } from '../http/endpoint.js';
 import { nextTurn } from '../http/event-loop-turn.js';
-import { StreamedAnswer } from '../http/event-stream-reader.js';
-import { Exchange, type ExchangeLimits } from '../http/exchange.js';
-import { httpError, isRedirect, redirected } from '../http/http-error.js';
-import { sendPacer } from '../http/send-pacer.js';
-import { followsDeepSeekRule, isDeepSeekModel } from './dialects.js';
+import type { Exchange } from '../http/exchange.js';
+import {
+  cleanError,
+  openExchange,
+  type ProviderLimits,
+  positiveLimit,
+  post,
+  readingOf,
+} from '../http/post.js';
+import { parseJsonAnswer } from './completion.js';
+import { followsDeepSeekRule, isDeepSeekHost, isDeepSeekModel } from './dialects.js';
 import { requestBody, type SendReasoning } from './request-body.js';
+import { StreamedAnswer } from './streamed-answer.js';
 
 /** Options of `createOpenAICompatibleProvider`. */
 export interface OpenAICompatibleProviderOptions {
@@ -64,7 +64,6 @@ export interface OpenAICompatibleProviderOptions {
 }
 
 const defaultIdleTimeoutMs = 60_000;
-const defaultWholeTimeoutMs = 600_000;
 const defaultMaxResponseBytes = 32 * 1024 * 1024;
 /** A bound on the models one provider remembers (a server could be sent a new name per request). */
 const maxLearnedModels = 256;
@@ -88,9 +87,7 @@ export function createOpenAICompatibleProvider(
 class OpenAICompatibleProvider implements ChatProvider {
   readonly #endpoint: Endpoint;
   readonly #fetch: typeof globalThis.fetch;
-  readonly #idleTimeoutMs: number;
-  readonly #timeoutMs: number | undefined;
-  readonly #maxResponseBytes: number;
+  readonly #limits: ProviderLimits;
   readonly #includeUsage: boolean;
   readonly #sendReasoning: SendReasoning | undefined;
   /** DeepSeek's rule on or off by option or host; `undefined`: decided per request. */
@@ -101,13 +98,16 @@ class OpenAICompatibleProvider implements ChatProvider {
   constructor(options: OpenAICompatibleProviderOptions) {
     this.#endpoint = resolveEndpoint(options);
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.#idleTimeoutMs = positive(options.idleTimeoutMs, 'idleTimeoutMs') ?? defaultIdleTimeoutMs;
-    this.#timeoutMs = positive(options.timeoutMs, 'timeoutMs');
-    this.#maxResponseBytes =
-      positive(options.maxResponseBytes, 'maxResponseBytes') ?? defaultMaxResponseBytes;
+    this.#limits = {
+      idleTimeoutMs: positiveLimit(options.idleTimeoutMs, 'idleTimeoutMs') ?? defaultIdleTimeoutMs,
+      timeoutMs: positiveLimit(options.timeoutMs, 'timeoutMs'),
+      maxResponseBytes:
+        positiveLimit(options.maxResponseBytes, 'maxResponseBytes') ?? defaultMaxResponseBytes,
+    };
     this.#includeUsage = options.includeUsage ?? true;
     this.#sendReasoning = options.sendReasoning;
-    this.#deepSeek = options.deepseek ?? (this.#endpoint.deepSeek ? true : undefined);
+    this.#deepSeek =
+      options.deepseek ?? (isDeepSeekHost(this.#endpoint.hostname) ? true : undefined);
   }
 
   async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ChatResponse> {
@@ -181,78 +181,35 @@ class OpenAICompatibleProvider implements ChatProvider {
   }
 
   #exchange(options: ChatCallOptions, stream: boolean): Exchange {
-    const limits: ExchangeLimits = {
-      idleTimeoutMs: positive(options.idleTimeoutMs, 'idleTimeoutMs') ?? this.#idleTimeoutMs,
-      timeoutMs:
-        positive(options.timeoutMs, 'timeoutMs') ??
-        this.#timeoutMs ??
-        (stream ? Number.POSITIVE_INFINITY : defaultWholeTimeoutMs),
-    };
-    return new Exchange(options.signal, limits, this.#endpoint.shown);
+    return openExchange(options, this.#limits, stream, this.#endpoint.shown);
   }
 
   #reading(exchange: Exchange, response: Response): Reading {
-    const reading: Reading = {
+    return readingOf(
       exchange,
-      endpoint: this.#endpoint,
-      maxResponseBytes: this.#maxResponseBytes,
-      contentType: response.headers.get('content-type') ?? '',
-    };
-    checkContentLength(response, reading);
-    if (response.body === null) {
-      throw new LlmError(
-        'invalid_response',
-        `${this.#endpoint.shown} answered with an empty body; a Chat Completions answer was expected.`,
-      );
-    }
-    return reading;
+      response,
+      this.#endpoint,
+      this.#limits.maxResponseBytes,
+      'a Chat Completions answer',
+    );
   }
 
   /**
    * Sends the request (built and serialized only when the pacer lets it go: see `send-pacer.ts`)
    * and resolves to the response, once its headers came and its status is 2xx.
    */
-  async #post(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
-    let response: Response;
-    try {
-      response = await sendPacer.run(() => this.#send(request, stream, exchange));
-    } catch (error) {
-      if (isRedirect(error)) throw redirected(this.#endpoint.shown);
-      throw exchange.failure(error, 'sending the request');
-    }
-    exchange.touch();
-    // Sent with `redirect: 'manual'`, a redirect comes back as the answer: a 3xx (Node, Deno,
-    // Bun, workerd) or, in a browser, an opaque one of status 0.
-    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
-      await response.body?.cancel().catch(() => undefined);
-      throw redirected(this.#endpoint.shown);
-    }
-    if (!response.ok) throw await httpError(response, this.#endpoint.shown, this.#endpoint.redact);
-    return response;
-  }
-
-  #send(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
-    // A limit that ran out while the request waited for the pacer: it is not sent at all.
-    if (exchange.expired) return Promise.reject(exchange.failure(undefined, 'waiting to be sent'));
-    // The idle limit runs from here: time spent waiting for the pacer is no silence of the server.
-    exchange.touch();
-    const body = requestBody(request, {
-      stream,
-      includeUsage: this.#includeUsage,
-      sendReasoning: this.#sendReasoningFor(request.model),
+  #post(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
+    return post({
+      fetch: this.#fetch,
+      endpoint: this.#endpoint,
+      exchange,
+      body: () =>
+        requestBody(request, {
+          stream,
+          includeUsage: this.#includeUsage,
+          sendReasoning: this.#sendReasoningFor(request.model),
+        }),
     });
-    return exchange.guard(
-      this.#fetch(this.#endpoint.url, {
-        method: 'POST',
-        headers: this.#endpoint.headers,
-        body,
-        // A redirected POST turns into a GET (301/302), and following one makes fetch copy the
-        // request body per request: redirects are refused with a clear error instead. 'manual',
-        // not 'error': Cloudflare's workerd refuses 'error' ("does not make sense at the edge").
-        redirect: 'manual',
-        signal: exchange.signal,
-      }),
-    );
   }
 
   /** How reasoning goes back in a request to `model` (the rule of `dialects.ts`). */
@@ -272,23 +229,6 @@ class OpenAICompatibleProvider implements ChatProvider {
 
   /** The error as the caller sees it: mapped by the exchange, every secret taken out. */
   #clean(error: unknown, exchange: Exchange): unknown {
-    const mapped = LlmError.isInstance(error)
-      ? error
-      : exchange.failure(error, 'reading the response');
-    return this.#endpoint.hasSecrets ? redactError(mapped, this.#endpoint.redact) : mapped;
+    return cleanError(error, exchange, this.#endpoint);
   }
-}
-
-/**
- * `value` when it is a positive number (`Infinity` included), `undefined` when absent.
- * @throws {RangeError} for zero, a negative number, `NaN` or a non-number
- */
-function positive(value: number | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value > 0)) {
-    throw new RangeError(
-      `${name} must be a number of milliseconds (or bytes) > 0, got ${String(value)}.`,
-    );
-  }
-  return value;
 }

@@ -1,20 +1,16 @@
 import type { Redactor } from '@agcore/tools-core';
 import type { ChatChunk } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
+import { errorMessageOf, isRecord, maxBodyChars } from '../http/wire.js';
 import {
   argumentsOf,
   contentOf,
-  errorMessageOf,
   hasReasoningContent,
-  isRecord,
   reasoningOf,
   toolCallIndex,
   usageOf,
 } from './dialects.js';
 import type { ResponseAssembler } from './response-assembler.js';
-
-/** At most this much of a server's error payload is kept in `responseBody`. */
-export const maxBodyChars = 4096;
 
 /**
  * Applies one SSE `data` payload to `assembler` and appends the chunks it makes (maybe none) to

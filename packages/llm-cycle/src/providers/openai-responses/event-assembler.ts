@@ -1,7 +1,7 @@
 import type { JsonValue } from '@agcore/tools-core';
 import type { ChatChunk, ChatResponse } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
-import { isRecord } from '../openai-compatible/dialects.js';
+import { isRecord } from '../http/wire.js';
 import { parseResponseObject, reportedError } from './response-object.js';
 
 /*

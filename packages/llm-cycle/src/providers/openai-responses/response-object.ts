@@ -2,7 +2,7 @@ import type { JsonValue } from '@agcore/tools-core';
 import type { ChatResponse, FinishReason, Usage } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
 import type { AssistantMessage, ToolCall } from '../../messages.js';
-import { isRecord } from '../openai-compatible/dialects.js';
+import { isRecord } from '../http/wire.js';
 import { outputText, providerName } from './request-body.js';
 
 /*

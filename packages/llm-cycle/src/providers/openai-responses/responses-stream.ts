@@ -4,8 +4,7 @@ import { LlmError } from '../../llm-error.js';
 import { BodyReader, type Reading } from '../http/body-reader.js';
 import { releaseAfterDone } from '../http/connection-release.js';
 import { nextTurn } from '../http/event-loop-turn.js';
-import { chunksOf } from '../openai-compatible/completion.js';
-import { bodyShape } from '../openai-compatible/dialects.js';
+import { bodyShape, chunksOf } from '../http/wire.js';
 import { EventAssembler } from './event-assembler.js';
 import { parseResponseObject } from './response-object.js';
 

@@ -1,14 +1,13 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { ChatChunk } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
-import { chunksOf } from '../openai-compatible/completion.js';
-import { bodyShape } from '../openai-compatible/dialects.js';
-import { ResponseAssembler } from '../openai-compatible/response-assembler.js';
-import { applyStreamData } from '../openai-compatible/stream-chunk.js';
-import { BodyReader, parseJsonAnswer, type Reading } from './body-reader.js';
-import { releaseAfterDone } from './connection-release.js';
-import { nextTurn } from './event-loop-turn.js';
-import { notChatCompletions } from './http-error.js';
+import { BodyReader, type Reading } from '../http/body-reader.js';
+import { releaseAfterDone } from '../http/connection-release.js';
+import { nextTurn } from '../http/event-loop-turn.js';
+import { bodyShape, chunksOf } from '../http/wire.js';
+import { notChatCompletions, parseJsonAnswer } from './completion.js';
+import { ResponseAssembler } from './response-assembler.js';
+import { applyStreamData } from './stream-chunk.js';
 
 /** The largest slice of one network read parsed before its chunks are handed over. */
 const maxSliceChars = 64 * 1024;
