@@ -158,7 +158,11 @@ describe.each(['legacy', 'auto'] as const)(
         directory,
         `effect-${encodeURIComponent(idempotencyKey ?? `none-${id}`)}`,
       );
-      await expect.poll(() => existsSync(effect), { timeout: 10_000 }).toBe(true);
+      // Committed = the file holds the node's pid (it is created with O_EXCL, then written: a
+      // kill between the two left it empty once under load).
+      await expect
+        .poll(() => existsSync(effect) && readFileSync(effect, 'utf8') !== '', { timeout: 10_000 })
+        .toBe(true);
       // Killed while it holds (so it cannot answer first), then released for the other node;
       // both before this process's client can send anything again.
       nodes[0]?.child.kill('SIGKILL');
