@@ -8,7 +8,7 @@ import {
   originRefusal,
   readBoundedBody,
 } from './http-guards.js';
-import { type LegacySetup, serveLegacy } from './legacy-era.js';
+import { type LegacySetup, legacyValidator, serveLegacy } from './legacy-era.js';
 import { callerAuthInfo, createModernHandler } from './modern-era.js';
 import { serveNode } from './node-adapter.js';
 import { ToolCalls } from './tool-calls.js';
@@ -48,7 +48,12 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
   }
   const calls = new ToolCalls(registry, options);
   const serverInfo = options.serverInfo ?? { name: 'agcore-tools', version: '0.1.0' };
-  const legacy: LegacySetup = { calls, serverInfo, listChanged: options.eventBus !== undefined };
+  const legacy: LegacySetup = {
+    calls,
+    serverInfo,
+    listChanged: options.eventBus !== undefined,
+    ...(protocols.has('2025-11-25') ? { jsonSchemaValidator: legacyValidator() } : {}),
+  };
   const modern = protocols.has('2026-07-28')
     ? createModernHandler({
         calls,
