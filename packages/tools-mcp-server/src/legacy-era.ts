@@ -75,17 +75,21 @@ export function createLegacyServer(
   return server;
 }
 
-/** Serves one 2025-era request; resolves with its response (JSON or an SSE stream). */
+/**
+ * Serves one 2025-era request whose body was read as `parsedBody`; `signal` aborts when the
+ * client goes away or the server closes. Resolves with its response (JSON or an SSE stream).
+ */
 export async function serveLegacy(
   setup: LegacySetup,
   request: Request,
   parsedBody: unknown,
   caller: McpCaller | undefined,
+  signal: AbortSignal,
 ): Promise<Response> {
-  const server = createLegacyServer(setup, caller, request.signal);
+  const server = createLegacyServer(setup, caller, signal);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);
-  request.signal.addEventListener('abort', () => void server.close().catch(() => undefined), {
+  signal.addEventListener('abort', () => void server.close().catch(() => undefined), {
     once: true,
   });
   return transport.handleRequest(request, { parsedBody });

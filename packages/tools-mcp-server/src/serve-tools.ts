@@ -85,13 +85,7 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
       return jsonRpcError(400, -32700, 'Parse error: the request body is not JSON.');
     }
     const signal = AbortSignal.any([request.signal, shutdown.signal]);
-    const fresh = new Request(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body,
-      signal,
-    });
-    if (await isLegacyRequest(fresh, parsedBody, { maxRequestBodySize: maxBodyBytes })) {
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBodyBytes })) {
       if (!protocols.has('2025-11-25')) {
         return jsonRpcError(
           400,
@@ -99,7 +93,9 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
           'This server speaks MCP 2026-07-28 only: connect with protocol version negotiation.',
         );
       }
-      return serveLegacy(legacy, fresh, parsedBody, caller);
+      // The v1 transport reads only the headers (the body is handed over parsed), so the request
+      // is not copied: the call's signal goes beside it.
+      return serveLegacy(legacy, request, parsedBody, caller, signal);
     }
     if (modern === undefined) {
       return jsonRpcError(
@@ -108,6 +104,13 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
         'This server speaks MCP 2025-11-25 only: connect with the initialize handshake.',
       );
     }
+    // The v2 handler takes a call's cancellation from `request.signal`: a copy carries ours.
+    const fresh = new Request(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body,
+      signal,
+    });
     const authInfo = callerAuthInfo(caller);
     return modern.fetch(fresh, { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
   };
