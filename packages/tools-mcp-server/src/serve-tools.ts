@@ -23,6 +23,8 @@ import type {
 
 const defaultProtocols: readonly McpProtocolRevision[] = ['2025-11-25', '2026-07-28'];
 const defaultMaxBodyBytes = 1024 * 1024;
+/** One decoder for every request body (decoding without `stream` keeps no state between calls). */
+const utf8 = new TextDecoder();
 
 interface RequestFacts {
   readonly loopback: boolean;
@@ -80,7 +82,7 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
       );
     let parsedBody: unknown;
     try {
-      parsedBody = JSON.parse(new TextDecoder().decode(body));
+      parsedBody = JSON.parse(utf8.decode(body));
     } catch {
       return jsonRpcError(400, -32700, 'Parse error: the request body is not JSON.');
     }
