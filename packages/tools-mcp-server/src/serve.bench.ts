@@ -2,7 +2,7 @@
 // 1. latency and server CPU per call, serveTools against the MCP SDK's own stateless server with
 //    the same tool (as the SDK's example writes it, and with a shared JSON Schema validator, its
 //    best case), each in its own process, the same v1 SDK client, rounds rotated; and the floor:
-//    the CPU of `registry.invoke` alone (validation, policy, timer, audit hook, span), in process;
+//    the CPU of `registry.invoke` alone (validation, policy, timer, span), in process;
 // 2. calls per second of 3 serveTools processes behind haproxy (roundrobin) against 1 process
 //    behind the same haproxy, a tool that sleeps 20 ms, at concurrency 8 and 64.
 // Figures are ratios measured in this run; the README quotes one run and what limits it.
@@ -143,7 +143,7 @@ async function registryFloor(): Promise<void> {
     if (round > 0) perCall.push((used.user + used.system) / calls);
   }
   process.stdout.write(
-    `floor: registry.invoke alone ${median(perCall).toFixed(1)} µs CPU/call (validation, policy, timer, audit hook, span; no tracer registered)\n\n`,
+    `floor: registry.invoke alone ${median(perCall).toFixed(1)} µs CPU/call (validation, policy, timer, span; no audit hook, no tracer registered)\n\n`,
   );
 }
 
