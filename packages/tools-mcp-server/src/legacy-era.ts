@@ -2,6 +2,7 @@ import type { ToolProgress } from '@agcore/tools-core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ToolCalls } from './tool-calls.js';
 import type { McpCaller } from './types.js';
 
@@ -10,6 +11,18 @@ export interface LegacySetup {
   readonly calls: ToolCalls;
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly listChanged: boolean;
+  /**
+   * The JSON Schema engine every per-request `Server` shares. The v1 `Server` builds an Ajv
+   * instance in its constructor when given none (about half a millisecond of CPU, the largest
+   * part of a served call), and only uses it to check elicitation answers, which this server
+   * never asks for; see `legacyValidator`.
+   */
+  readonly jsonSchemaValidator?: AjvJsonSchemaValidator;
+}
+
+/** One v1 JSON Schema engine, made once per `serveTools` server and shared by its requests. */
+export function legacyValidator(): AjvJsonSchemaValidator {
+  return new AjvJsonSchemaValidator();
 }
 
 /**
@@ -23,7 +36,12 @@ export function createLegacyServer(
 ): Server {
   const server = new Server(
     { name: setup.serverInfo.name, version: setup.serverInfo.version },
-    { capabilities: { tools: { listChanged: setup.listChanged } } },
+    {
+      capabilities: { tools: { listChanged: setup.listChanged } },
+      ...(setup.jsonSchemaValidator === undefined
+        ? {}
+        : { jsonSchemaValidator: setup.jsonSchemaValidator }),
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: setup.calls.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -57,17 +75,21 @@ export function createLegacyServer(
   return server;
 }
 
-/** Serves one 2025-era request; resolves with its response (JSON or an SSE stream). */
+/**
+ * Serves one 2025-era request whose body was read as `parsedBody`; `signal` aborts when the
+ * client goes away or the server closes. Resolves with its response (JSON or an SSE stream).
+ */
 export async function serveLegacy(
   setup: LegacySetup,
   request: Request,
   parsedBody: unknown,
   caller: McpCaller | undefined,
+  signal: AbortSignal,
 ): Promise<Response> {
-  const server = createLegacyServer(setup, caller, request.signal);
+  const server = createLegacyServer(setup, caller, signal);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);
-  request.signal.addEventListener('abort', () => void server.close().catch(() => undefined), {
+  signal.addEventListener('abort', () => void server.close().catch(() => undefined), {
     once: true,
   });
   return transport.handleRequest(request, { parsedBody });

@@ -8,7 +8,7 @@ import {
   originRefusal,
   readBoundedBody,
 } from './http-guards.js';
-import { type LegacySetup, serveLegacy } from './legacy-era.js';
+import { type LegacySetup, legacyValidator, serveLegacy } from './legacy-era.js';
 import { callerAuthInfo, createModernHandler } from './modern-era.js';
 import { serveNode } from './node-adapter.js';
 import { ToolCalls } from './tool-calls.js';
@@ -23,6 +23,8 @@ import type {
 
 const defaultProtocols: readonly McpProtocolRevision[] = ['2025-11-25', '2026-07-28'];
 const defaultMaxBodyBytes = 1024 * 1024;
+/** One decoder for every request body (decoding without `stream` keeps no state between calls). */
+const utf8 = new TextDecoder();
 
 interface RequestFacts {
   readonly loopback: boolean;
@@ -48,7 +50,12 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
   }
   const calls = new ToolCalls(registry, options);
   const serverInfo = options.serverInfo ?? { name: 'agcore-tools', version: '0.1.0' };
-  const legacy: LegacySetup = { calls, serverInfo, listChanged: options.eventBus !== undefined };
+  const legacy: LegacySetup = {
+    calls,
+    serverInfo,
+    listChanged: options.eventBus !== undefined,
+    ...(protocols.has('2025-11-25') ? { jsonSchemaValidator: legacyValidator() } : {}),
+  };
   const modern = protocols.has('2026-07-28')
     ? createModernHandler({
         calls,
@@ -75,18 +82,12 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
       );
     let parsedBody: unknown;
     try {
-      parsedBody = JSON.parse(new TextDecoder().decode(body));
+      parsedBody = JSON.parse(utf8.decode(body));
     } catch {
       return jsonRpcError(400, -32700, 'Parse error: the request body is not JSON.');
     }
     const signal = AbortSignal.any([request.signal, shutdown.signal]);
-    const fresh = new Request(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body,
-      signal,
-    });
-    if (await isLegacyRequest(fresh, parsedBody, { maxRequestBodySize: maxBodyBytes })) {
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBodyBytes })) {
       if (!protocols.has('2025-11-25')) {
         return jsonRpcError(
           400,
@@ -94,7 +95,9 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
           'This server speaks MCP 2026-07-28 only: connect with protocol version negotiation.',
         );
       }
-      return serveLegacy(legacy, fresh, parsedBody, caller);
+      // The v1 transport reads only the headers (the body is handed over parsed), so the request
+      // is not copied: the call's signal goes beside it.
+      return serveLegacy(legacy, request, parsedBody, caller, signal);
     }
     if (modern === undefined) {
       return jsonRpcError(
@@ -103,6 +106,13 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
         'This server speaks MCP 2025-11-25 only: connect with the initialize handshake.',
       );
     }
+    // The v2 handler takes a call's cancellation from `request.signal`: a copy carries ours.
+    const fresh = new Request(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body,
+      signal,
+    });
     const authInfo = callerAuthInfo(caller);
     return modern.fetch(fresh, { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
   };

@@ -1,6 +1,8 @@
 // `pnpm --filter @agcore/tools-mcp-server bench` (issue 21 §3), in one run:
 // 1. latency and server CPU per call, serveTools against the MCP SDK's own stateless server with
-//    the same tool, each in its own process, the same v1 SDK client, rounds alternated;
+//    the same tool (as the SDK's example writes it, and with a shared JSON Schema validator, its
+//    best case), each in its own process, the same v1 SDK client, rounds rotated; and the floor:
+//    the CPU of `registry.invoke` alone (validation, policy, timer, span), in process;
 // 2. calls per second of 3 serveTools processes behind haproxy (roundrobin) against 1 process
 //    behind the same haproxy, a tool that sleeps 20 ms, at concurrency 8 and 64.
 // Figures are ratios measured in this run; the README quotes one run and what limits it.
@@ -9,6 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defineTool } from '@agcore/tools-core';
+import { ToolRegistry } from '@agcore/tools-registry';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -59,20 +63,34 @@ async function connect(url: string): Promise<Client> {
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-/** Part 1: sequential calls; median latency and server CPU per call over alternated rounds. */
+type Kind = 'agcore' | 'sdk' | 'sdk-shared';
+const kinds: readonly Kind[] = ['agcore', 'sdk', 'sdk-shared'];
+const labels: Record<Kind, string> = {
+  agcore: 'serveTools                    ',
+  sdk: 'SDK stateless (its example)   ',
+  'sdk-shared': 'SDK stateless, shared validator',
+};
+
+/** Part 1: sequential calls; median latency and server CPU per call over rotated rounds. */
 async function latency(): Promise<void> {
-  const servers = { agcore: await startNode('agcore', 0), sdk: await startNode('sdk', 0) };
-  const clients = {
+  const servers: Record<Kind, { child: ChildProcess; port: number }> = {
+    agcore: await startNode('agcore', 0),
+    sdk: await startNode('sdk', 0),
+    'sdk-shared': await startNode('sdk-shared', 0),
+  };
+  const clients: Record<Kind, Client> = {
     agcore: await connect(`http://127.0.0.1:${servers.agcore.port}/mcp`),
     sdk: await connect(`http://127.0.0.1:${servers.sdk.port}/mcp`),
+    'sdk-shared': await connect(`http://127.0.0.1:${servers['sdk-shared'].port}/mcp`),
   };
   const calls = 800;
-  const latencies: Record<string, number[]> = { agcore: [], sdk: [] };
-  const cpu: Record<string, number[]> = { agcore: [], sdk: [] };
-  for (let round = 0; round < 6; round += 1) {
-    for (const kind of round % 2 === 0
-      ? (['agcore', 'sdk'] as const)
-      : (['sdk', 'agcore'] as const)) {
+  const rounds = 7;
+  const latencies: Record<Kind, number[]> = { agcore: [], sdk: [], 'sdk-shared': [] };
+  const cpu: Record<Kind, number[]> = { agcore: [], sdk: [], 'sdk-shared': [] };
+  for (let round = 0; round < rounds; round += 1) {
+    // Each kind goes first, second and third in turn, so a burst of load elsewhere is shared.
+    const order = kinds.map((_, index) => kinds[(index + round) % kinds.length] ?? 'agcore');
+    for (const kind of order) {
       const client = clients[kind];
       const pid = servers[kind].child.pid;
       const cpuBefore = cpuSeconds(pid);
@@ -80,26 +98,53 @@ async function latency(): Promise<void> {
       for (let n = 0; n < calls; n += 1)
         await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
       const elapsed = performance.now() - started;
-      // Round 0 warms both up; it is not counted.
+      // Round 0 warms them up; it is not counted.
       if (round === 0) continue;
-      latencies[kind]?.push((elapsed / calls) * 1000);
-      cpu[kind]?.push(((cpuSeconds(pid) - cpuBefore) / calls) * 1e6);
+      latencies[kind].push((elapsed / calls) * 1000);
+      cpu[kind].push(((cpuSeconds(pid) - cpuBefore) / calls) * 1e6);
     }
   }
-  const line = (kind: 'agcore' | 'sdk') =>
-    `${kind === 'agcore' ? 'serveTools      ' : 'SDK stateless   '} ${median(latencies[kind] ?? [])
-      .toFixed(0)
-      .padStart(5)} µs/call  ${median(cpu[kind] ?? [])
+  const line = (kind: Kind) =>
+    `${labels[kind]} ${median(latencies[kind]).toFixed(0).padStart(5)} µs/call  ${median(cpu[kind])
       .toFixed(0)
       .padStart(5)} µs server CPU/call`;
   process.stdout.write(
-    `latency, ${calls} sequential calls × 5 rounds (median of rounds)\n${line('agcore')}\n${line('sdk')}\n`,
+    `latency, ${calls} sequential calls × ${rounds - 1} rounds (median of rounds)\n${kinds.map(line).join('\n')}\n`,
   );
-  process.stdout.write(
-    `ratio serveTools / SDK: latency ${(median(latencies.agcore ?? []) / median(latencies.sdk ?? [])).toFixed(2)}×, server CPU ${(median(cpu.agcore ?? []) / median(cpu.sdk ?? [])).toFixed(2)}× (target ≤ 1.05×)\n\n`,
-  );
+  for (const baseline of ['sdk', 'sdk-shared'] as const) {
+    process.stdout.write(
+      `ratio serveTools / ${labels[baseline].trim()}: latency ${(median(latencies.agcore) / median(latencies[baseline])).toFixed(2)}×, server CPU ${(median(cpu.agcore) / median(cpu[baseline])).toFixed(2)}× (target ≤ 1.05×)\n`,
+    );
+  }
   for (const client of Object.values(clients)) await client.close();
   for (const server of Object.values(servers)) server.child.kill('SIGKILL');
+}
+
+/** The floor: CPU per call of `registry.invoke` alone with the bench's tool, in this process. */
+async function registryFloor(): Promise<void> {
+  const registry = new ToolRegistry({ timeoutMs: 30_000 });
+  registry.register(
+    defineTool({
+      name: 'echo',
+      description: 'Echoes its text',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      execute: async ({ text }) => text,
+    }),
+  );
+  const calls = 20_000;
+  const perCall: number[] = [];
+  for (let round = 0; round < 6; round += 1) {
+    const before = process.cpuUsage();
+    for (let n = 0; n < calls; n += 1) {
+      const { output } = await registry.invoke('echo', { text: 'hi' });
+      if (!output.ok) throw new Error(`the floor's call failed: ${output.error.message}`);
+    }
+    const used = process.cpuUsage(before);
+    if (round > 0) perCall.push((used.user + used.system) / calls);
+  }
+  process.stdout.write(
+    `floor: registry.invoke alone ${median(perCall).toFixed(1)} µs CPU/call (validation, policy, timer, span; no audit hook, no tracer registered)\n\n`,
+  );
 }
 
 async function haproxyFor(ports: readonly number[]): Promise<{ proxy: ChildProcess; url: string }> {
@@ -173,6 +218,7 @@ process.stdout.write(
     .join(' ')}\n`,
 );
 await latency();
+await registryFloor();
 if (spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status !== 0) {
   process.stdout.write('haproxy is not installed: the fleet part is skipped\n');
 } else {

@@ -1,6 +1,8 @@
 // One server process of the serveTools bench (src/serve.bench.ts). Args: kind (`agcore`: serveTools
-// over a ToolRegistry; `sdk`: the MCP SDK's own McpServer, stateless, a fresh server and transport
-// per request as the SDK's stateless example does), port, sleepMs (how long the tool sleeps).
+// over a ToolRegistry; `sdk`: the MCP SDK's own Server, stateless, a fresh server and transport
+// per request as the SDK's stateless example does; `sdk-shared`: the same with one JSON Schema
+// validator given to every per-request server, which the example does not do and which spares the
+// Ajv instance the v1 Server otherwise builds per request), port, sleepMs (how long the tool sleeps).
 // Both serve one tool, `echo`, returning its text (the SDK's with no argument checking at all:
 // its best case). Prints "ready" when listening.
 import { createServer } from 'node:http';
@@ -9,6 +11,7 @@ import { ToolRegistry } from '@agcore/tools-registry';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { serveTools } from '../index.js';
 
 const [kind = 'agcore', portText = '0', sleepText = '0'] = process.argv.slice(2);
@@ -33,6 +36,7 @@ if (kind === 'agcore') {
     port: Number(portText),
   });
 } else {
+  const shared = kind === 'sdk-shared' ? { jsonSchemaValidator: new AjvJsonSchemaValidator() } : {};
   const server = createServer(async (request, response) => {
     if (request.url === '/healthz') {
       response.writeHead(200).end('ok');
@@ -40,7 +44,7 @@ if (kind === 'agcore') {
     }
     const mcp = new Server(
       { name: 'sdk-bench', version: '1.0.0' },
-      { capabilities: { tools: {} } },
+      { capabilities: { tools: {} }, ...shared },
     );
     mcp.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: [
