@@ -188,17 +188,14 @@ export class McpConnection implements EngineConnection {
   /**
    * The response stream of request `id` was cut. A server that still answers a ping is alive
    * and only the stream is gone: the SDK settles the request with an error now. A server that
-   * does not is gone, and `checkReachable` reports the loss (a more useful message). Behind a
-   * load balancer the ping may fail (it reached the dead node) while `checkReachable`'s own
-   * ping succeeds (a living one): the request is then settled as cut all the same, once the
-   * check is done, so that it never waits for its time limit.
+   * does not is gone, and `checkReachable` reports the loss (a more useful message); if that
+   * check's ping succeeds (behind a balancer the first reached a dead node), settled as cut.
    */
   settleCut(id: string | number): void {
     if (this.closedByUs) return;
     const settle = (): void => {
-      if (!this.closedByUs && this.lost === undefined) {
+      if (!this.closedByUs && this.lost === undefined)
         this.transport.onmessage?.(streamCutResponse(id));
-      }
     };
     this.sdk.ping({ timeout: Math.min(this.settings.pingTimeoutMs(), 10_000) }).then(settle, () => {
       this.checkReachable(settle);
