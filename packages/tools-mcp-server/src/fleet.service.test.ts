@@ -1,182 +1,158 @@
 // Issue 21 §2: three serveTools processes behind haproxy (balance roundrobin, health checks on
-// /healthz, option abortonclose). Starts services: under CI it runs only with
-// AGCORE_SERVICE_TESTS=1; without haproxy it skips, unless AGCORE_REQUIRE_HAPROXY=1 (then fails).
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+// /healthz, option abortonclose), driven by agcore's McpClient on both eras, with idempotency
+// keys (`_meta["dev.agcore/idempotencyKey"]`) and `retry`. Starts services: under CI it runs
+// only with AGCORE_SERVICE_TESTS=1; without haproxy it skips, unless AGCORE_REQUIRE_HAPROXY=1
+// (then fails).
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client as ClientV2 } from '@modelcontextprotocol/client';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKeyMetaKey } from './index.js';
-import { fleetNodePath } from './test-support/build-stdio-server.js';
-import { connectV1, connectV2 } from './test-support/fixtures.js';
+import { McpClient, type McpProtocol } from '@agcore/tools-mcp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FleetNode, HaproxyFleet, haproxyFound } from './test-support/haproxy-fleet.js';
 
 const servicesAllowed = process.env.CI !== 'true' || process.env.AGCORE_SERVICE_TESTS === '1';
-const haproxyFound = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
 const haproxyRequired = process.env.AGCORE_REQUIRE_HAPROXY === '1';
+const key = (n: number) => `run-1:call-${n}`;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+describe
+  .skipIf(!servicesAllowed || (!haproxyFound && !haproxyRequired))
+  .each(['legacy', '2026-07-28'] as const satisfies readonly McpProtocol[])(
+  'a fleet of 3 behind haproxy, McpClient on %s',
+  (protocol) => {
+    let fleet: HaproxyFleet;
+    let client: McpClient;
+    const files = (prefix: string) =>
+      readdirSync(fleet.directory).filter((name) => name.startsWith(prefix));
+    const ownerOf = (file: string) => Number(readFileSync(join(fleet.directory, file), 'utf8'));
 
-function startNode(port: number, directory: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [fleetNodePath, String(port), directory], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) =>
-      reject(new Error(`fleet node on ${port} exited with ${String(code)}`)),
-    );
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve(child);
-    });
-  });
-}
-
-async function untilHealthy(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const ok = await fetch(url).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} never became healthy`);
-}
-
-describe.skipIf(!servicesAllowed || (!haproxyFound && !haproxyRequired))(
-  'a fleet of 3 behind haproxy',
-  () => {
-    const directory = mkdtempSync(join(tmpdir(), 'agcore-fleet-'));
-    const nodes: ChildProcess[] = [];
-    let haproxy: ChildProcess | undefined;
-    let url = '';
-    let statsUrl = '';
-
-    beforeAll(async () => {
+    beforeEach(async () => {
       if (!haproxyFound)
         throw new Error(
           'AGCORE_REQUIRE_HAPROXY=1 but haproxy is not installed (apt-get install haproxy)',
         );
-      const ports = [await freePort(), await freePort(), await freePort()];
-      for (const port of ports) nodes.push(await startNode(port, directory));
-      const front = await freePort();
-      const stats = await freePort();
-      const config = [
-        'global',
-        '  maxconn 256',
-        'defaults',
-        '  mode http',
-        '  option abortonclose',
-        '  option http-server-close',
-        '  retries 0',
-        '  timeout connect 2s',
-        '  timeout client 60s',
-        '  timeout server 60s',
-        'frontend mcp',
-        `  bind 127.0.0.1:${front}`,
-        '  http-request set-header Host 127.0.0.1',
-        '  default_backend tools',
-        'backend tools',
-        '  balance roundrobin',
-        '  option httpchk GET /healthz',
-        ...ports.map(
-          (port, index) => `  server n${index} 127.0.0.1:${port} check inter 200ms fall 2 rise 1`,
-        ),
-        'listen stats',
-        `  bind 127.0.0.1:${stats}`,
-        '  stats enable',
-        '  stats uri /stats',
-      ].join('\n');
-      const file = join(directory, 'haproxy.cfg');
-      writeFileSync(file, `${config}\n`);
-      haproxy = spawn('haproxy', ['-f', file, '-db'], { stdio: 'inherit' });
-      url = `http://127.0.0.1:${front}/mcp`;
-      statsUrl = `http://127.0.0.1:${stats}/stats;csv`;
-      await untilHealthy(`http://127.0.0.1:${front}/healthz`);
+      fleet = await HaproxyFleet.start(3);
+      // Far beyond each test's own limit: a call that waited for its time limit fails the test.
+      // The backoff (50, 100, 200, 400 ms) outlasts haproxy's ejection of a dead node (~400 ms).
+      // autoReconnect: on legacy a transport error makes the client ping, and a ping that lands
+      // on the dead node before its ejection (haproxy answers 503) marks the connection lost.
+      client = new McpClient(
+        'fleet',
+        { type: 'streamable-http', url: fleet.url },
+        {
+          protocol,
+          timeoutMs: 600_000,
+          retry: { attempts: 5, backoffMs: 50 },
+          autoReconnect: { initialDelayMs: 50 },
+        },
+      );
+      await client.connect();
     }, 60_000);
 
-    afterAll(() => {
-      haproxy?.kill('SIGKILL');
-      for (const node of nodes) node.kill('SIGKILL');
-      rmSync(directory, { recursive: true, force: true });
+    afterEach(async () => {
+      await client.close();
+      fleet.close();
     });
 
-    it('answers 300 calls at concurrency 8 from both eras once each, a node killed mid-run, each side effect once', async () => {
+    /** The node a tool's trace file names (its pid is the file's content), once written. */
+    async function nodeNamedIn(file: string): Promise<FleetNode> {
+      const path = join(fleet.directory, file);
+      await expect
+        .poll(
+          () => existsSync(path) && fleet.nodeOf(Number(readFileSync(path, 'utf8'))) !== undefined,
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe(true);
+      return fleet.nodeOf(Number(readFileSync(path, 'utf8'))) as FleetNode;
+    }
+
+    /** The node a `write_once` call runs on, once it started there (its `ran-<key>.<pid>` file). */
+    async function nodeRunning(callKey: string): Promise<FleetNode> {
+      const prefix = `ran-${encodeURIComponent(callKey)}.`;
+      await expect.poll(() => files(prefix).length, { timeout: 30_000 }).toBe(1);
+      const pid = Number(files(prefix)[0]?.slice(prefix.length));
+      return fleet.nodeOf(pid) as FleetNode;
+    }
+
+    it('answers 300 calls at concurrency 8 once each, a node SIGKILLed mid-run; each side effect once, the dead node DOWN', async () => {
       const total = 300;
+      const held = 150;
+      const answers = new Map<number, { n: number; pid: number }>();
+      // Call 150 waits on whichever node it lands on, which is killed while the others go on.
+      writeFileSync(join(fleet.directory, `hold-${encodeURIComponent(key(held))}`), '');
+      const killed = nodeRunning(key(held)).then((node) => {
+        node.child.kill('SIGKILL');
+        rmSync(join(fleet.directory, `hold-${encodeURIComponent(key(held))}`));
+        return node;
+      });
+      killed.catch(() => undefined);
       let next = 0;
-      let done = 0;
-      const results = new Map<number, unknown>();
       const worker = async () => {
-        const clients: (Client | ClientV2)[] = [await connectV1(url), await connectV2(url)];
-        try {
-          for (let n = next++; n < total; n = next++) {
-            const call = {
-              name: 'write_once',
-              arguments: { n },
-              _meta: { [idempotencyKeyMetaKey]: `run-1:call-${n}` },
-            };
-            // The SDKs wait their whole request timeout when a stream ends without the answer (a
-            // node killed mid-call): a short one here; failing such a call at once is McpClient's.
-            const options = { timeout: 5_000 };
-            const send = () =>
-              n % 2 === 0
-                ? (clients[0] as Client).callTool(call, undefined, options)
-                : (clients[1] as ClientV2).callTool(call, options);
-            for (let attempt = 1; ; attempt += 1) {
-              try {
-                const result = await send();
-                expect(results.has(n)).toBe(false);
-                results.set(n, result.structuredContent);
-                break;
-              } catch (error) {
-                // The node serving the call died: the call is safe to make again (it carries a key).
-                if (attempt >= 4) throw error;
-                await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-              }
-            }
-            done += 1;
-            if (done === 100) nodes[1]?.kill('SIGKILL');
-          }
-        } finally {
-          for (const client of clients) await client.close().catch(() => undefined);
+        for (let n = next++; n < total; n = next++) {
+          const result = await client.callTool('write_once', { n }, { idempotencyKey: key(n) });
+          expect(answers.has(n)).toBe(false);
+          answers.set(n, result.value as { n: number; pid: number });
         }
       };
       await Promise.all(Array.from({ length: 8 }, () => worker()));
-      expect(results.size).toBe(total);
-      for (const [n, value] of results) expect(value).toMatchObject({ n });
-      const effects = readdirSync(directory).filter((name) => name.startsWith('effect-'));
-      expect(effects).toHaveLength(total);
-      const csv = await (await fetch(statsUrl)).text();
-      const dead = csv.split('\n').find((line) => line.startsWith('tools,n1,'));
-      expect(dead).toContain('DOWN');
+      const victim = await killed;
+
+      expect(answers.size).toBe(total);
+      for (const [n, value] of answers) expect(value).toMatchObject({ n });
+      expect(files('effect-').sort()).toEqual(
+        Array.from({ length: total }, (_, n) => `effect-${encodeURIComponent(key(n))}`).sort(),
+      );
+      // The calls the kill cut ran on the dead node, then again (McpClient's retry) on another.
+      const rerun = [...answers.keys()].filter(
+        (n) =>
+          existsSync(
+            join(fleet.directory, `ran-${encodeURIComponent(key(n))}.${victim.child.pid}`),
+          ) && answers.get(n)?.pid !== victim.child.pid,
+      );
+      expect(rerun).toContain(held);
+      await expect.poll(() => fleet.status(victim), { timeout: 10_000 }).toMatch(/^DOWN/);
     }, 120_000);
 
-    for (const era of ['2025', '2026-07-28'] as const) {
-      it(`passes a ${era} client's cancel through haproxy: the tool's signal aborts on the server`, async () => {
-        const client = era === '2025' ? await connectV1(url) : await connectV2(url);
-        const id = `cancel-${era}`;
-        const call = client.callTool({ name: 'slow', arguments: { id } });
-        call.catch(() => undefined);
-        await expect
-          .poll(() => existsSync(join(directory, `started-${id}`)), { timeout: 10_000 })
-          .toBe(true);
-        await client.close();
-        await expect
-          .poll(() => existsSync(join(directory, `aborted-${id}`)), { timeout: 10_000 })
-          .toBe(true);
-      }, 30_000);
-    }
+    it('retries a call whose node is SIGKILLed after the tool committed, before it answered: answered once, by another node, its effect once', async () => {
+      const id = 'held';
+      const idempotencyKey = 'run-1:call-held';
+      writeFileSync(join(fleet.directory, `hold-${id}`), '');
+      const call = client.callTool('hold', { id }, { idempotencyKey });
+      call.catch(() => undefined);
+      const effect = `effect-${encodeURIComponent(idempotencyKey)}`;
+      const committer = await nodeNamedIn(effect);
+      // Killed while it holds (so it cannot answer first), then released for the next node.
+      committer.child.kill('SIGKILL');
+      rmSync(join(fleet.directory, `hold-${id}`));
+
+      const { value } = await call;
+      expect(value).toMatchObject({ id });
+      const answerer = (value as { pid: number }).pid;
+      expect(answerer).not.toBe(committer.child.pid);
+      expect(fleet.nodeOf(answerer)).toBeDefined();
+      expect(files('effect-')).toEqual([effect]);
+      expect(ownerOf(effect)).toBe(committer.child.pid);
+      await expect.poll(() => fleet.status(committer), { timeout: 10_000 }).toMatch(/^DOWN/);
+    }, 60_000);
+
+    it("passes an aborted call's cancel through haproxy: the tool's signal aborts on the server", async () => {
+      const id = `cancel-${protocol}`;
+      const controller = new AbortController();
+      const call = client.callTool('slow', { id }, { signal: controller.signal }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await expect
+        .poll(() => existsSync(join(fleet.directory, `started-${id}`)), { timeout: 10_000 })
+        .toBe(true);
+      controller.abort();
+      expect(await call).toMatchObject({ code: 'cancelled' });
+      await expect
+        .poll(() => existsSync(join(fleet.directory, `aborted-${id}`)), { timeout: 10_000 })
+        .toBe(true);
+      // The client goes on: its next call is answered.
+      const after = await client.callTool('write_once', { n: 1 }, { idempotencyKey: key(1) });
+      expect(after.value).toMatchObject({ n: 1 });
+    }, 30_000);
   },
 );

@@ -93,6 +93,8 @@ export class McpConnection implements EngineConnection {
   private fatal: { readonly error: Error; readonly what: string } | undefined;
   private unreachable: string | undefined;
   private checking = false;
+  /** What waits for the reachability check in progress (cut requests to settle). */
+  private readonly afterCheck: (() => void)[] = [];
   private readonly reports = new ReportLimit(10, 10_000);
   private negotiated: string | undefined;
 
@@ -186,18 +188,18 @@ export class McpConnection implements EngineConnection {
   /**
    * The response stream of request `id` was cut. A server that still answers a ping is alive
    * and only the stream is gone: the SDK settles the request with an error now. A server that
-   * does not is gone, and `checkReachable` reports the loss (a more useful message).
+   * does not is gone, and `checkReachable` reports the loss (a more useful message); if that
+   * check's ping succeeds (behind a balancer the first reached a dead node), settled as cut.
    */
   settleCut(id: string | number): void {
     if (this.closedByUs) return;
-    this.sdk.ping({ timeout: Math.min(this.settings.pingTimeoutMs(), 10_000) }).then(
-      () => {
-        if (!this.closedByUs) this.transport.onmessage?.(streamCutResponse(id));
-      },
-      () => {
-        // Unreachable: the loss is reported by checkReachable, which rejects the call.
-      },
-    );
+    const settle = (): void => {
+      if (!this.closedByUs && this.lost === undefined)
+        this.transport.onmessage?.(streamCutResponse(id));
+    };
+    this.sdk.ping({ timeout: Math.min(this.settings.pingTimeoutMs(), 10_000) }).then(settle, () => {
+      this.checkReachable(settle);
+    });
   }
 
   get protocolVersion(): string | undefined {
@@ -347,18 +349,29 @@ export class McpConnection implements EngineConnection {
    * rejects the calls in flight now (their response streams will never deliver) and reports
    * the loss, as a dead stdio server does. A live server answers and nothing changes.
    */
-  private checkReachable(): void {
-    if (this.checking || this.closedByUs || this.lost !== undefined) return;
+  /** Pings; a failed ping ends the connection. `then` runs once the check is done, if alive. */
+  private checkReachable(then?: () => void): void {
+    if (this.closedByUs || this.lost !== undefined) return;
+    if (this.checking) {
+      if (then !== undefined) this.afterCheck.push(then);
+      return;
+    }
     this.checking = true;
+    if (then !== undefined) this.afterCheck.push(then);
     this.sdk.ping({ timeout: Math.min(this.settings.pingTimeoutMs(), 10_000) }).then(
       () => {
         this.checking = false;
+        for (const next of this.afterCheck.splice(0)) next();
       },
       (error: unknown) => {
         this.checking = false;
+        const waiting = this.afterCheck.splice(0);
         if (this.closedByUs || this.lost !== undefined) return;
         // A slow answer is no proof of a dead server: calls keep their own time limits.
-        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return;
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+          for (const next of waiting) next();
+          return;
+        }
         const cause =
           error instanceof Error ? (error.cause as { message?: unknown } | undefined) : undefined;
         const reason = error instanceof Error ? error.message : String(error);

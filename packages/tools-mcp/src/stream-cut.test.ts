@@ -37,5 +37,39 @@ describe.each(['legacy', 'auto'] as const)(
       expect((await client.callTool('echo', { message: 'after' })).value).toBe('Echo: after');
       await client.close();
     });
+
+    // A stateless server hears a 2025 client's cancel only as the closed connection: the
+    // notifications/cancelled POST reaches a fresh protocol server that knows no such call.
+    it("closes an aborted call's response stream, so a stateless server's tool is cancelled", async () => {
+      const client = new McpClient(
+        'cancelling',
+        { type: 'streamable-http', url: server.url },
+        { protocol, timeoutMs: 600_000 },
+      );
+      await client.connect();
+      const controller = new AbortController();
+      let started: () => void = () => undefined;
+      const running = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const call = client
+        .callTool(
+          'slow',
+          { steps: 600, stepMs: 100 },
+          { signal: controller.signal, onProgress: () => started() },
+        )
+        .catch((caught: unknown) => caught);
+      await running;
+      const before = server.events.filter((event) => event === 'cancelled slow').length;
+      controller.abort();
+      expect(await call).toMatchObject({ code: 'cancelled' });
+      await expect
+        .poll(() => server.events.filter((event) => event === 'cancelled slow').length, {
+          timeout: 10_000,
+        })
+        .toBe(before + 1);
+      expect((await client.callTool('echo', { message: 'after' })).value).toBe('Echo: after');
+      await client.close();
+    });
   },
 );

@@ -1,7 +1,11 @@
-// One process of the fleet test: serves a registry whose `write_once` tool writes an O_EXCL file
-// per idempotency key (a side effect that must happen once), and whose `slow` tool records an
-// abort in a file, and whose `hold` tool commits its effect, then waits while a `hold-<id>` file
-// exists (a node to kill after the commit, before the answer). Args: port, directory. Prints "ready" on stdout when listening.
+// One process of the fleet test. Args: port, directory; prints "ready" on stdout when listening.
+// Its registry's tools leave their traces as files in the directory the fleet shares:
+// - `write_once` writes an O_EXCL `effect-<key>` file per idempotency key (a side effect that
+//   must happen once); each run also leaves `ran-<key>.<pid>` (a call run again on another node
+//   shows), then waits while `hold-<key>` exists (so the test can kill the node a call runs on);
+// - `slow` writes `started-<id>`, then `aborted-<id>` when its signal aborts;
+// - `hold` commits its effect, then waits while `hold-<id>` exists (a node to kill after the
+//   commit, before the answer).
 import { existsSync } from 'node:fs';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -34,7 +38,11 @@ registry.register(
     parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
     execute: async ({ n }, context) => {
       const key = context.idempotencyKey ?? `none-${n}`;
+      await writeFile(join(directory, `ran-${encodeURIComponent(key)}.${process.pid}`), '');
       await new Promise((resolve) => setTimeout(resolve, 20));
+      while (existsSync(join(directory, `hold-${encodeURIComponent(key)}`))) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       try {
         const file = await open(join(directory, `effect-${encodeURIComponent(key)}`), 'wx');
         await file.writeFile(String(process.pid));

@@ -1,0 +1,158 @@
+// The fleet of the service test: `size` serveTools processes (fleet-node.ts, bundled by
+// build-stdio-server.ts) on 127.0.0.1 behind haproxy, with the configuration the README shows
+// (balance roundrobin, health checks on /healthz, option abortonclose, no retries of its own).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fleetNodePath } from './build-stdio-server.js';
+
+/** Whether `haproxy` runs on this machine. */
+export const haproxyFound = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
+
+/** One serveTools process of the fleet, `n<index>` in haproxy's backend `tools`. */
+export interface FleetNode {
+  readonly name: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startNode(name: string, port: number, directory: string): Promise<FleetNode> {
+  const child = spawn(process.execPath, [fleetNodePath, String(port), directory], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) =>
+      reject(new Error(`fleet node ${name} on ${port} exited with ${String(code)}`)),
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('ready')) resolve({ name, port, child });
+    });
+  });
+}
+
+async function untilHealthy(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never became healthy`);
+}
+
+/** The haproxy configuration of the fleet (the README's "Behind a load balancer"). */
+export function haproxyConfig(front: number, stats: number, ports: readonly number[]): string {
+  return [
+    'global',
+    '  maxconn 256',
+    'defaults',
+    '  mode http',
+    '  option abortonclose',
+    '  option http-server-close',
+    '  retries 0',
+    '  timeout connect 2s',
+    '  timeout client 60s',
+    '  timeout server 60s',
+    // A node whose event loop is busy answers /healthz late: without this the check times out
+    // after `inter` (200 ms) and a loaded machine flaps its nodes DOWN (then haproxy says 503).
+    // A killed node refuses the connection at once, so this does not slow its ejection.
+    '  timeout check 2s',
+    'frontend mcp',
+    `  bind 127.0.0.1:${front}`,
+    '  http-request set-header Host 127.0.0.1',
+    '  default_backend tools',
+    'backend tools',
+    '  balance roundrobin',
+    '  option httpchk GET /healthz',
+    ...ports.map(
+      (port, index) => `  server n${index} 127.0.0.1:${port} check inter 200ms fall 2 rise 1`,
+    ),
+    'listen stats',
+    `  bind 127.0.0.1:${stats}`,
+    '  stats enable',
+    '  stats uri /stats',
+    '',
+  ].join('\n');
+}
+
+/** A running fleet: its MCP endpoint through haproxy, its nodes, the folder they share. */
+export class HaproxyFleet {
+  private constructor(
+    /** The folder the nodes write their side effects and shared idempotency store to. */
+    readonly directory: string,
+    /** The MCP endpoint through haproxy. */
+    readonly url: string,
+    readonly nodes: readonly FleetNode[],
+    private readonly haproxy: ChildProcess,
+    private readonly statsUrl: string,
+  ) {}
+
+  /** Starts `size` nodes and haproxy in front; resolves once haproxy answers `/healthz`. */
+  static async start(size = 3): Promise<HaproxyFleet> {
+    const directory = mkdtempSync(join(tmpdir(), 'agcore-fleet-'));
+    const nodes: FleetNode[] = [];
+    for (let index = 0; index < size; index += 1) {
+      nodes.push(await startNode(`n${index}`, await freePort(), directory));
+    }
+    const front = await freePort();
+    const stats = await freePort();
+    const file = join(directory, 'haproxy.cfg');
+    writeFileSync(
+      file,
+      haproxyConfig(
+        front,
+        stats,
+        nodes.map((node) => node.port),
+      ),
+    );
+    const haproxy = spawn('haproxy', ['-f', file, '-db'], { stdio: 'inherit' });
+    const fleet = new HaproxyFleet(
+      directory,
+      `http://127.0.0.1:${front}/mcp`,
+      nodes,
+      haproxy,
+      `http://127.0.0.1:${stats}/stats;csv`,
+    );
+    await untilHealthy(`http://127.0.0.1:${front}/healthz`);
+    return fleet;
+  }
+
+  /** The node whose process id is `pid`. */
+  nodeOf(pid: number): FleetNode | undefined {
+    return this.nodes.find((node) => node.child.pid === pid);
+  }
+
+  /** haproxy's view of a node: `UP`, `DOWN`, … (its stats CSV `status` column). */
+  async status(node: FleetNode): Promise<string> {
+    const csv = await (await fetch(this.statsUrl)).text();
+    const header = csv.split('\n')[0]?.replace(/^# /, '').split(',') ?? [];
+    const row = csv
+      .split('\n')
+      .find((line) => line.startsWith(`tools,${node.name},`))
+      ?.split(',');
+    return row?.[header.indexOf('status')] ?? 'missing';
+  }
+
+  /** Stops haproxy and every node (SIGKILL) and removes the shared folder. */
+  close(): void {
+    this.haproxy.kill('SIGKILL');
+    for (const node of this.nodes) node.child.kill('SIGKILL');
+    rmSync(this.directory, { recursive: true, force: true });
+  }
+}
