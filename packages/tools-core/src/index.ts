@@ -51,6 +51,12 @@ export {
   secretsOfUrl,
 } from './redact.js';
 export { hmacSha256Hex, sha256Hex, timingSafeHexEqual } from './sha256.js';
+export type {
+  IdempotencyReservation,
+  IdempotencyStore,
+  ResultStore,
+  RunStore,
+} from './stores.js';
 export type { OptionalImport } from './telemetry.js';
 export {
   boundAttribute,

@@ -1,6 +1,10 @@
 export type { VerifyBearerJwtOptions } from './bearer-jwt.js';
 export { verifyBearerJwt } from './bearer-jwt.js';
-export type { IdempotencyStore, InMemoryIdempotencyStoreOptions } from './idempotency-store.js';
+export type {
+  IdempotencyReservation,
+  IdempotencyStore,
+  InMemoryIdempotencyStoreOptions,
+} from './idempotency-store.js';
 export { InMemoryIdempotencyStore } from './idempotency-store.js';
 export { serveTools } from './serve-tools.js';
 export { errorCodeMetaKey, idempotencyKeyMetaKey } from './tool-calls.js';

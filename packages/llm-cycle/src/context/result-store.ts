@@ -1,14 +1,7 @@
-/**
- * Where spilled tool results are kept whole (`spill: { store }`). A store shared by processes
- * (a database, a bucket) lets a run resumed elsewhere read them; the default `MemoryResultStore`
- * lives as long as its process. Both methods may be synchronous or return a promise.
- */
-export interface ResultStore {
-  /** Keeps `content` under `handle` (a result of the run `runId`). May throw: the model then gets the cut result without a handle. */
-  put(handle: string, content: string, runId: string): void | Promise<void>;
-  /** The content kept under `handle`, or `undefined` when it is unknown or expired. */
-  get(handle: string): string | undefined | Promise<string | undefined>;
-}
+import type { ResultStore } from '@agcore/tools-core';
+
+/** Where spilled tool results are kept whole (the interface is tools-core's; re-exported here). */
+export type { ResultStore };
 
 /** Options of `MemoryResultStore`. */
 export interface MemoryResultStoreOptions {

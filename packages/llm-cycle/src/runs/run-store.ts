@@ -1,4 +1,4 @@
-import { describeThrown } from '@agcore/tools-core';
+import { describeThrown, type RunStore } from '@agcore/tools-core';
 import { LlmError } from '../llm-error.js';
 import { untilAborted } from './abortable.js';
 
@@ -9,21 +9,8 @@ export interface RunOrigin {
   readonly used: boolean;
 }
 
-/**
- * Where resumes of paused runs are claimed, so that a run state resumed twice (in two cycles,
- * one after the other or at once) runs its approved calls once: each resume claims
- * `(runId, epoch)` before it runs anything, and only the first claim of a pair is granted.
- */
-export interface RunStore {
-  /**
-   * Claims epoch `epoch` of run `runId`, atomically: resolves `true` to the first claim of the
-   * pair and `false` to every later one. A store may also refuse (`false`) an epoch older than
-   * one it granted for that run: a stale state. A store shared by processes (a database row
-   * per run, a conditional write) extends the guarantee across them.
-   * @throws what the store's backend throws; the cycle ends that resume with `callback_failed`
-   */
-  claim(runId: string, epoch: number): Promise<boolean>;
-}
+/** Where resumes of paused runs are claimed (the interface is tools-core's; re-exported here). */
+export type { RunStore };
 
 /**
  * A `RunStore` in memory, for one process: it keeps, per run id, the highest epoch it granted

@@ -7,7 +7,7 @@
 // - `hold` commits its effect, then waits while `hold-<id>` exists (a node to kill after the
 //   commit, before the answer).
 import { existsSync } from 'node:fs';
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineTool, type JsonValue } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
@@ -15,19 +15,48 @@ import { type IdempotencyStore, serveTools } from '../index.js';
 
 const [portText = '0', directory = '.'] = process.argv.slice(2);
 
-/** A store shared by the fleet's processes: one file per key in `directory`. */
+const storeFile = (key: string, kind: 'store' | 'lease'): string =>
+  join(directory, `${kind}-${encodeURIComponent(key)}.json`);
+
+/** The committed result under `key`, or undefined. */
+async function committed(key: string): Promise<JsonValue | undefined> {
+  try {
+    return JSON.parse(await readFile(storeFile(key, 'store'), 'utf8')) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A store shared by the fleet's processes: one file per key in `directory`, and a lease file
+ * per key made with O_EXCL (its content: when the lease ends); an expired lease is taken over.
+ */
 const store: IdempotencyStore = {
-  get: async (key) => {
-    try {
-      return JSON.parse(
-        await readFile(join(directory, `store-${encodeURIComponent(key)}.json`), 'utf8'),
-      ) as JsonValue;
-    } catch {
-      return undefined;
-    }
+  get: committed,
+  set: async (key, value) => {
+    await writeFile(storeFile(key, 'store'), JSON.stringify(value), { flag: 'wx' }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      },
+    );
+    await rm(storeFile(key, 'lease'), { force: true });
   },
-  set: (key, value) =>
-    writeFile(join(directory, `store-${encodeURIComponent(key)}.json`), JSON.stringify(value)),
+  reserve: async (key, leaseMs) => {
+    const value = await committed(key);
+    if (value !== undefined) return { state: 'done', value };
+    const until = String(Date.now() + leaseMs);
+    try {
+      await writeFile(storeFile(key, 'lease'), until, { flag: 'wx' });
+      return { state: 'reserved' };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const held = Number(await readFile(storeFile(key, 'lease'), 'utf8').catch(() => '0'));
+    if (held > Date.now()) return { state: 'in_progress' };
+    await writeFile(storeFile(key, 'lease'), until);
+    return { state: 'reserved' };
+  },
+  release: (key) => rm(storeFile(key, 'lease'), { force: true }),
 };
 
 const registry = new ToolRegistry({ timeoutMs: 30_000 });
