@@ -3,22 +3,14 @@
  * source file (tests, benches and test support aside; `import type` included: a type cycle
  * still means a type lives in the wrong file) and fails naming each cycle it finds.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runtimeFiles, sourceRoot } from './test-support/source-files.js';
 
-const sourceRoot = dirname(fileURLToPath(import.meta.url));
-
-const isSupport = (path: string): boolean =>
-  /\.(test|test-d|bench)\.ts$/.test(path) || /(^|\/)test-support\//.test(path);
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith('.ts') && !isSupport(relative(sourceRoot, path)) ? [path] : [];
-  });
+/** The runtime source files, absolute. */
+function sourceFiles(): string[] {
+  return runtimeFiles().map((file) => join(sourceRoot, file));
 }
 
 const importPattern =
@@ -75,7 +67,7 @@ describe('import cycles in llm-cycle', () => {
   });
 
   it('no source file imports itself back, through any path', () => {
-    const files = sourceFiles(sourceRoot);
+    const files = sourceFiles();
     expect(files.length).toBeGreaterThan(20);
     const graph = importGraph(files);
     expect([...graph.values()].flat().length).toBeGreaterThan(50);

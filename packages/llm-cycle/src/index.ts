@@ -48,6 +48,7 @@ export type {
 } from './messages.js';
 export { hasToolCalls, systemMessage, toolMessage, userMessage } from './messages.js';
 export type { LlmTracingOptions } from './observability/tracing.js';
+export type { HttpProviderOptions } from './providers/http/provider-options.js';
 export type { OpenAICompatibleProviderOptions } from './providers/openai-compatible/openai-compatible-provider.js';
 export { createOpenAICompatibleProvider } from './providers/openai-compatible/openai-compatible-provider.js';
 export type { SendReasoning } from './providers/openai-compatible/request-body.js';

@@ -1,11 +1,10 @@
 import { describeThrown } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
-import type { ChatRequest, ChatResponse, Usage } from '../chat-provider.js';
+import type { ChatResponse, Usage } from '../chat-provider.js';
 import { ContextBudget } from '../context/context-budget.js';
 import type { RequestBreakdown } from '../context/request-breakdown.js';
 import { LlmError } from '../llm-error.js';
 import type { ChatMessage, ContentPart } from '../messages.js';
-import type { ModelCall } from '../model-request.js';
 import {
   SubmitTrace,
   streamedRequest,
@@ -15,7 +14,6 @@ import {
 import type { Interruption, ResumeDecision, RunState } from '../runs/run-state.js';
 import { claimResume } from '../runs/run-store.js';
 import type { StreamEvent } from '../stream-events.js';
-import { compactHistory } from './compaction.js';
 import { Conversation } from './conversation.js';
 import {
   type LlmCycleOptions,
@@ -25,7 +23,7 @@ import {
 } from './cycle-options.js';
 import { EventStream } from './event-stream.js';
 import { LoopRounds } from './loop-rounds.js';
-import { addUsage, RunCounters } from './run-counters.js';
+import { RunCounters } from './run-counters.js';
 import {
   cancelledError,
   drain,
@@ -35,6 +33,7 @@ import {
   turnComplete,
 } from './submission.js';
 import type { Round } from './tool-round.js';
+import { TurnRequests } from './turn-request.js';
 
 export type { LlmCycleOptions, SubmitOptions } from './cycle-options.js';
 
@@ -62,6 +61,7 @@ export class LlmCycle {
   readonly #options: ResolvedCycleOptions;
   readonly #conversation: Conversation;
   readonly #budget: ContextBudget;
+  readonly #requests: TurnRequests;
   #busy = false;
 
   /**
@@ -81,6 +81,7 @@ export class LlmCycle {
     );
     this.sessionId = resolved.sessionId;
     this.#budget = new ContextBudget(resolved);
+    this.#requests = new TurnRequests(resolved, this.#conversation, this.#budget);
   }
 
   /**
@@ -254,7 +255,9 @@ export class LlmCycle {
   /**
    * The loop, streaming (`emit`: yields the events, in batches) or not (yields nothing): a model
    * request, then the tool step when the answer calls tools, until an answer without calls, a
-   * pause or a stop condition. The one place that touches the history; see the class comment.
+   * pause or a stop condition. What each request sends (compaction included) is `TurnRequests`;
+   * the history changes here, through the conversation, one whole turn at a time (see the class
+   * comment).
    */
   async *#run(
     start: RunStart,
@@ -280,15 +283,13 @@ export class LlmCycle {
       }
       for (;;) {
         if (round === undefined) {
-          if (this.#options.compaction !== undefined) await this.#compact(submission);
-          const call = this.#modelCall(submission);
+          const next = this.#requests.next(submission);
+          const call = next instanceof Promise ? await next : next;
           run.turns++;
           const response = emit
             ? yield* streamedRequest(call, submission.trace)
             : await wholeRequest(call, submission.trace);
-          this.#conversation.addUsage(response.usage);
-          this.#budget.responded(response.usage);
-          run.usage = addUsage(run.usage, response.usage);
+          this.#requests.answered(response, run);
           const calls = response.message.tool_calls;
           if (tools === undefined || calls === undefined || calls.length === 0) {
             const final = finalResponse(response, tools !== undefined);
@@ -361,43 +362,6 @@ export class LlmCycle {
       'busy',
       `This LlmCycle is already running a submit; wait for it (or use another LlmCycle) before ${what}.`,
     );
-  }
-
-  /** Compacts the history when it is over the budget (see `compactHistory`). */
-  async #compact(submission: Submission): Promise<void> {
-    const options = this.#options;
-    if (options.compaction === undefined) return;
-    const compacted = await compactHistory(
-      this.#conversation.history,
-      options.system,
-      submission.definitionTokens,
-      options.compaction,
-      submission.controller.signal,
-    );
-    if (compacted !== undefined) this.#conversation.history = compacted;
-  }
-
-  /** The next model request: the history, the tools, the parameters. */
-  #modelCall(submission: Submission): ModelCall {
-    const options = this.#options;
-    const { messages, definitions } = this.#budget.request(
-      this.messages(),
-      submission.registry,
-      submission.definitions,
-    );
-    const request: ChatRequest = {
-      model: options.model,
-      messages,
-      ...(definitions.length > 0 ? { tools: definitions } : {}),
-      ...(options.parameters === undefined ? {} : { parameters: options.parameters }),
-    };
-    return {
-      provider: options.provider,
-      request,
-      options: submission.providerOptions,
-      retry: options.retry,
-      signal: submission.controller.signal,
-    };
   }
 
   /** What a submit throws: `cancelled` once aborted, an `LlmError` as is, else `provider_error`. */

@@ -1,29 +1,15 @@
-import type {
-  ChatCallOptions,
-  ChatChunk,
-  ChatProvider,
-  ChatRequest,
-  ChatResponse,
-} from '../../chat-provider.js';
+import type { ChatProvider, ChatRequest, ChatResponse } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
-import { BodyReader, type Reading } from '../http/body-reader.js';
 import { type Endpoint, resolveEndpoint } from '../http/endpoint.js';
-import { nextTurn } from '../http/event-loop-turn.js';
-import type { Exchange } from '../http/exchange.js';
-import {
-  cleanError,
-  openExchange,
-  type ProviderLimits,
-  positiveLimit,
-  post,
-  readingOf,
-} from '../http/post.js';
+import { HttpProvider } from '../http/http-provider.js';
+import { type HttpProviderOptions, positiveLimit } from '../http/provider-options.js';
+import type { WireFormat, WireStream } from '../http/wire-format.js';
 import { isWire } from './message-assembler.js';
-import { MessagesStream, parseMessage } from './messages-stream.js';
+import { MessagesEvents, parseMessage } from './messages-events.js';
 import { messagesBody } from './request-body.js';
 
 /** Options of `createAnthropicProvider`. */
-export interface AnthropicProviderOptions {
+export interface AnthropicProviderOptions extends HttpProviderOptions {
   /** Sent as `x-api-key`; never appears in an error, event, history or cassette. */
   readonly apiKey: string;
   /**
@@ -43,23 +29,11 @@ export interface AnthropicProviderOptions {
   readonly cacheTools?: boolean;
   /** `max_tokens` (required by the API) when the request's parameters do not set it (default 4096). */
   readonly maxTokens?: number;
-  /** Extra headers for every request (credential values are redacted like the key). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** The `fetch` to use (default: the global one); a cassette's `fetch` records or replays. */
-  readonly fetch?: typeof globalThis.fetch;
-  /** Gives up when the server sends no byte for this long, in ms (default 60 000; `Infinity`: never). */
-  readonly idleTimeoutMs?: number;
-  /** Gives up when a whole request takes longer, in ms (default: none for streams, 600 000 otherwise). */
-  readonly timeoutMs?: number;
-  /** Refuses an answer larger than this many bytes with `invalid_response` (default 32 MiB). */
-  readonly maxResponseBytes?: number;
 }
 
 const defaultBaseURL = 'https://api.anthropic.com';
 const defaultVersion = '2023-06-01';
 const defaultMaxTokens = 4096;
-const defaultIdleTimeoutMs = 60_000;
-const defaultMaxResponseBytes = 32 * 1024 * 1024;
 
 /**
  * A `ChatProvider` speaking the Anthropic Messages API (`POST /v1/messages`) over `fetch`, on
@@ -75,144 +49,59 @@ const defaultMaxResponseBytes = 32 * 1024 * 1024;
  * @throws {TypeError} at creation, for an empty `apiKey`
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions): ChatProvider {
-  return new AnthropicProvider(options);
+  if (typeof options.apiKey !== 'string' || options.apiKey === '')
+    throw new TypeError(
+      'createAnthropicProvider needs apiKey (e.g. process.env.ANTHROPIC_API_KEY).',
+    );
+  const baseURL = (options.baseURL ?? defaultBaseURL).replace(/\/+$/, '');
+  const endpoint = resolveEndpoint({
+    baseURL,
+    path: baseURL.endsWith('/v1') ? '/messages' : '/v1/messages',
+    headers: {
+      ...(options.headers ?? {}),
+      'x-api-key': options.apiKey,
+      'anthropic-version': options.version ?? defaultVersion,
+      ...(options.beta !== undefined && options.beta.length > 0
+        ? { 'anthropic-beta': options.beta.join(',') }
+        : {}),
+    },
+  });
+  return new HttpProvider(new MessagesFormat(options), endpoint, options);
 }
 
-class AnthropicProvider implements ChatProvider {
+/** The Messages wire format, with the provider's `max_tokens` and cache breakpoints. */
+class MessagesFormat implements WireFormat {
+  readonly answerName = 'a Messages answer';
+  readonly baseUrlHint =
+    'Check baseURL: it should be the API root that /v1/messages is appended to, e.g. https://api.anthropic.com.';
   readonly providerName = 'anthropic';
-  readonly #endpoint: Endpoint;
-  readonly #fetch: typeof globalThis.fetch;
-  readonly #limits: ProviderLimits;
   readonly #maxTokens: number;
   readonly #cacheTools: boolean;
 
+  /** @throws {RangeError} for a `maxTokens` that is not a positive number */
   constructor(options: AnthropicProviderOptions) {
-    if (typeof options.apiKey !== 'string' || options.apiKey === '')
-      throw new TypeError(
-        'createAnthropicProvider needs apiKey (e.g. process.env.ANTHROPIC_API_KEY).',
-      );
-    const baseURL = (options.baseURL ?? defaultBaseURL).replace(/\/+$/, '');
-    this.#endpoint = resolveEndpoint({
-      baseURL,
-      path: baseURL.endsWith('/v1') ? '/messages' : '/v1/messages',
-      headers: {
-        ...(options.headers ?? {}),
-        'x-api-key': options.apiKey,
-        'anthropic-version': options.version ?? defaultVersion,
-        ...(options.beta !== undefined && options.beta.length > 0
-          ? { 'anthropic-beta': options.beta.join(',') }
-          : {}),
-      },
-    });
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.#limits = {
-      idleTimeoutMs: positiveLimit(options.idleTimeoutMs, 'idleTimeoutMs') ?? defaultIdleTimeoutMs,
-      timeoutMs: positiveLimit(options.timeoutMs, 'timeoutMs'),
-      maxResponseBytes:
-        positiveLimit(options.maxResponseBytes, 'maxResponseBytes') ?? defaultMaxResponseBytes,
-    };
     this.#maxTokens = positiveLimit(options.maxTokens, 'maxTokens') ?? defaultMaxTokens;
     this.#cacheTools = options.cacheTools ?? true;
   }
 
-  async chat(request: ChatRequest, options: ChatCallOptions = {}): Promise<ChatResponse> {
-    const exchange = this.#exchange(options, false);
-    try {
-      const response = await this.#post(request, false, exchange);
-      const reading = this.#reading(exchange, response);
-      if (reading.contentType.includes('event-stream')) {
-        // A proxy that always streams: the stream assembled.
-        return await this.#assemble(response, reading);
-      }
-      const source = new BodyReader(response.body as ReadableStream<Uint8Array>, reading);
-      const answer = parseMessage(await source.rest(), reading);
-      // Read to its end: the connection is free on the next turn (see connection-release.ts).
-      await nextTurn();
-      return answer;
-    } catch (error) {
-      throw this.#clean(error, exchange);
-    } finally {
-      exchange.dispose();
-    }
-  }
-
-  async *chatStream(
-    request: ChatRequest,
-    options: ChatCallOptions = {},
-  ): AsyncGenerator<ChatChunk, void, undefined> {
-    for await (const batch of this.chatStreamBatches(request, options)) {
-      for (const chunk of batch) yield chunk;
-    }
-  }
-
-  async *chatStreamBatches(
-    request: ChatRequest,
-    options: ChatCallOptions = {},
-  ): AsyncGenerator<readonly ChatChunk[], void, undefined> {
-    const exchange = this.#exchange(options, true);
-    let answer: MessagesStream | undefined;
-    try {
-      const response = await this.#post(request, true, exchange);
-      const reading = this.#reading(exchange, response);
-      if (reading.contentType.includes('json')) {
-        // A whole message to a streamed request: one batch.
-        const source = new BodyReader(response.body as ReadableStream<Uint8Array>, reading);
-        const whole = parseMessage(await source.rest(), reading);
-        await nextTurn();
-        yield chunksOf(whole);
-        return;
-      }
-      answer = new MessagesStream(response.body as ReadableStream<Uint8Array>, reading);
-      for (let batch = await answer.next(); batch !== undefined; batch = await answer.next())
-        yield batch;
-      // The next request of this conversation must find the connection back in the pool.
-      await answer.release();
-    } catch (error) {
-      throw this.#clean(error, exchange);
-    } finally {
-      answer?.close();
-      exchange.dispose();
-    }
-  }
-
-  async #assemble(response: Response, reading: Reading): Promise<ChatResponse> {
-    const answer = new MessagesStream(response.body as ReadableStream<Uint8Array>, reading);
-    try {
-      let final: ChatResponse | undefined;
-      for (let batch = await answer.next(); batch !== undefined; batch = await answer.next()) {
-        const last = batch[batch.length - 1];
-        if (last?.type === 'response') final = last.response;
-      }
-      await answer.release();
-      return final as ChatResponse;
-    } finally {
-      answer.close();
-    }
-  }
-
-  #exchange(options: ChatCallOptions, stream: boolean): Exchange {
-    return openExchange(options, this.#limits, stream, this.#endpoint.shown);
-  }
-
-  #reading(exchange: Exchange, response: Response): Reading {
-    const { maxResponseBytes } = this.#limits;
-    return readingOf(exchange, response, this.#endpoint, maxResponseBytes, 'a Messages answer');
-  }
-
-  /** Sends the request (when the pacer lets it go) and resolves once a 2xx answer's headers came. */
-  #post(request: ChatRequest, stream: boolean, exchange: Exchange): Promise<Response> {
-    return post({
-      fetch: this.#fetch,
-      endpoint: this.#endpoint,
-      exchange,
-      body: () =>
-        messagesBody(request, { stream, maxTokens: this.#maxTokens, cacheTools: this.#cacheTools }),
-      onHttpError: withVendorType,
+  requestBody(request: ChatRequest, stream: boolean): string {
+    return messagesBody(request, {
+      stream,
+      maxTokens: this.#maxTokens,
+      cacheTools: this.#cacheTools,
     });
   }
 
-  #clean(error: unknown, exchange: Exchange): unknown {
-    return cleanError(error, exchange, this.#endpoint);
+  parseWhole(body: unknown, endpoint: Endpoint): ChatResponse {
+    return parseMessage(body, endpoint);
+  }
+
+  startStream(endpoint: Endpoint): WireStream {
+    return new MessagesEvents(endpoint);
+  }
+
+  httpError(error: LlmError): LlmError {
+    return withVendorType(error);
   }
 }
 
@@ -234,25 +123,4 @@ function withVendorType(error: LlmError): LlmError {
     ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
     ...(error.responseBody === undefined ? {} : { responseBody: error.responseBody }),
   });
-}
-
-/** A whole response as the chunks of a stream. */
-function chunksOf(response: ChatResponse): ChatChunk[] {
-  const chunks: ChatChunk[] = [];
-  const message = response.message;
-  if (message.reasoning_content !== undefined)
-    chunks.push({ type: 'assistant_reasoning_delta', text: message.reasoning_content });
-  if (typeof message.content === 'string' && message.content !== '')
-    chunks.push({ type: 'assistant_text_delta', text: message.content });
-  message.tool_calls?.forEach((call, index) => {
-    chunks.push({
-      type: 'tool_call_delta',
-      index,
-      callId: call.id,
-      toolName: call.function.name,
-      argumentsDelta: call.function.arguments,
-    });
-  });
-  chunks.push({ type: 'response', response });
-  return chunks;
 }

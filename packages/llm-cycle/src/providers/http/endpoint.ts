@@ -8,7 +8,7 @@ import {
 
 /** Where requests go and with which credentials, resolved once per provider. */
 export interface Endpoint {
-  /** The URL requests are sent to: the base URL's path + `/chat/completions`, its query kept, no user info. */
+  /** The URL requests are sent to: the base URL's path + the format's path, its query kept, no user info. */
   readonly url: string;
   /** The URL as error messages show it: no user info, no query. */
   readonly shown: string;
@@ -30,12 +30,12 @@ export interface EndpointOptions {
   readonly baseURL: string;
   readonly apiKey?: string;
   readonly headers?: Readonly<Record<string, string>>;
-  /** What is appended to the base URL's path (default `/chat/completions`). */
+  /** What is appended to the base URL's path (`/chat/completions`, `/v1/messages`; default none). */
   readonly path?: string;
 }
 
 /**
- * Resolves the endpoint: `/chat/completions` appended to the base URL's path (an Azure
+ * Resolves the endpoint: `path` appended to the base URL's path (an Azure
  * `?api-version=` query stays at the end), user info turned into `Authorization: Basic` (fetch
  * refuses URLs with credentials) unless an API key or an `Authorization` header is given, and
  * the secrets gathered: the API key, credential header values, the base URL's credentials and
@@ -51,7 +51,7 @@ export function resolveEndpoint(options: EndpointOptions): Endpoint {
   const hasAuthorization = Object.keys(headers).some(
     (name) => name.toLowerCase() === 'authorization',
   );
-  const path = options.path ?? '/chat/completions';
+  const path = options.path ?? '';
   let url = `${options.baseURL.replace(/\/+$/, '')}${path}`;
   let shown = '(invalid base URL)';
   let hostname = '';

@@ -11,30 +11,8 @@ import { checkContentLength, type Reading } from './body-reader.js';
 import type { Endpoint } from './endpoint.js';
 import { Exchange } from './exchange.js';
 import { httpError, isRedirect, redirected } from './http-error.js';
+import { defaultWholeTimeoutMs, type ProviderLimits, positiveLimit } from './provider-options.js';
 import { sendPacer } from './send-pacer.js';
-
-/** The limits of a provider, resolved at creation. */
-export interface ProviderLimits {
-  readonly idleTimeoutMs: number;
-  /** `undefined`: none for streams, `defaultWholeTimeoutMs` otherwise. */
-  readonly timeoutMs: number | undefined;
-  readonly maxResponseBytes: number;
-}
-
-/** The total limit of a non-streamed request when none is set (10 minutes). */
-export const defaultWholeTimeoutMs = 600_000;
-
-/**
- * `value` when it is a positive number (`Infinity` included), `undefined` when absent.
- * @throws {RangeError} for zero, a negative number, `NaN` or a non-number
- */
-export function positiveLimit(value: number | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !(value > 0)) {
-    throw new RangeError(`${name} must be a number > 0, got ${String(value)}.`);
-  }
-  return value;
-}
 
 /** The exchange of one call: the call's limits over the provider's. */
 export function openExchange(
@@ -61,10 +39,12 @@ export interface PostOptions {
   readonly fetch: typeof globalThis.fetch;
   readonly endpoint: Endpoint;
   readonly exchange: Exchange;
+  /** Where the request goes (default: the endpoint's URL). */
+  readonly url?: string | undefined;
   /** Builds the JSON body, only when the pacer lets the request go. */
   readonly body: () => string;
   /** Adds the vendor's detail to the `http_error` of a non-2xx answer (default: as it is). */
-  readonly onHttpError?: (error: LlmError) => LlmError;
+  readonly onHttpError?: ((error: LlmError) => LlmError) | undefined;
 }
 
 /**
@@ -81,7 +61,7 @@ export async function post(options: PostOptions): Promise<Response> {
         return Promise.reject(exchange.failure(undefined, 'waiting to be sent'));
       exchange.touch();
       return exchange.guard(
-        options.fetch(endpoint.url, {
+        options.fetch(options.url ?? endpoint.url, {
           method: 'POST',
           headers: endpoint.headers,
           body: options.body(),

@@ -4,6 +4,8 @@
  * chunks a whole response stands for. Nothing here knows one format's fields.
  */
 import type { ChatChunk, ChatResponse } from '../../chat-provider.js';
+import { LlmError } from '../../llm-error.js';
+import type { Endpoint } from './endpoint.js';
 
 /** At most this much of a server's error payload is kept in `responseBody`. */
 export const maxBodyChars = 4096;
@@ -18,6 +20,24 @@ export function bodyShape(start: string): 'sse' | 'json' | 'other' {
   const head = start.trimStart();
   if (head.startsWith('{')) return 'json';
   return /^(?:data|event|id|retry)\s*:|^:/.test(head) ? 'sse' : 'other';
+}
+
+/**
+ * The JSON of a streamed event's `data`, redacted before parsing (so every escaping of a secret
+ * is caught).
+ * @throws {LlmError} `invalid_response` for data that is not JSON
+ */
+export function eventJson(data: string, endpoint: Endpoint): unknown {
+  const clean = endpoint.hasSecrets ? endpoint.redact(data) : data;
+  try {
+    return JSON.parse(clean);
+  } catch (error) {
+    throw new LlmError(
+      'invalid_response',
+      `${endpoint.shown} sent an event that is not JSON: ${clean.slice(0, 200)}`,
+      { cause: error, responseBody: clean.slice(0, 200) },
+    );
+  }
 }
 
 /**

@@ -1,9 +1,7 @@
-import type { Redactor } from '@agcore/tools-core';
 import type { ChatResponse } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
 import type { AssistantMessage } from '../../messages.js';
-import type { Reading } from '../http/body-reader.js';
-import { bodyShape, errorMessageOf, isRecord } from '../http/wire.js';
+import { errorMessageOf, isRecord } from '../http/wire.js';
 import {
   argumentsOf,
   contentOf,
@@ -82,46 +80,4 @@ function readToolCalls(value: unknown): { id: string; name: string; arguments: s
     });
   }
   return calls;
-}
-
-/**
- * A whole JSON answer: the text redacted (before parsing, so every escaping is caught) and
- * read as a Chat Completions body.
- * @throws {LlmError} `invalid_response` for a body that is not JSON (naming its content type and
- * first bytes) or not a completion, `stream_error` for an error body
- */
-export function parseJsonAnswer(text: string, reading: Reading): ChatResponse {
-  const { endpoint } = reading;
-  const clean = endpoint.hasSecrets ? endpoint.redact(text) : text;
-  let body: unknown;
-  try {
-    body = JSON.parse(clean);
-  } catch (error) {
-    if (bodyShape(clean) !== 'json')
-      throw notChatCompletions(endpoint.shown, reading.contentType, clean, endpoint.redact);
-    throw new LlmError(
-      'invalid_response',
-      `${endpoint.shown} answered with a body that is not valid JSON: ${clean.slice(0, 200)}`,
-      { cause: error },
-    );
-  }
-  return parseCompletion(body);
-}
-
-/**
- * The `invalid_response` for a 2xx answer that is not Chat Completions (a wrong base URL, a
- * captive portal, a proxy's sign-in page): its content type and first bytes, redacted.
- */
-export function notChatCompletions(
-  where: string,
-  contentType: string,
-  start: string,
-  redact: Redactor,
-): LlmError {
-  const first = redact(start).replace(/\s+/g, ' ').trim().slice(0, 120);
-  return new LlmError(
-    'invalid_response',
-    `${where} answered with content type '${contentType || 'none'}', which is not a Chat Completions answer (first bytes: ${first === '' ? '(empty)' : JSON.stringify(first)}). Check baseURL: it should be the API root that /chat/completions is appended to, e.g. https://api.openai.com/v1.`,
-    { responseBody: first },
-  );
 }

@@ -1,7 +1,9 @@
 import type { Redactor } from '@agcore/tools-core';
-import type { ChatChunk } from '../../chat-provider.js';
+import type { ChatChunk, ChatResponse } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
+import type { Endpoint } from '../http/endpoint.js';
 import { errorMessageOf, isRecord, maxBodyChars } from '../http/wire.js';
+import type { WireStream } from '../http/wire-format.js';
 import {
   argumentsOf,
   contentOf,
@@ -10,7 +12,37 @@ import {
   toolCallIndex,
   usageOf,
 } from './dialects.js';
-import type { ResponseAssembler } from './response-assembler.js';
+import { ResponseAssembler } from './response-assembler.js';
+
+/**
+ * A streamed Chat Completions answer: each `data` chunk applied to the assembler; `data:
+ * [DONE]` ends it, whatever follows, and so does the end of the body after a `finish_reason`
+ * (some servers end so).
+ */
+export class ChatCompletionsStream implements WireStream {
+  finished = false;
+  readonly #assembler = new ResponseAssembler();
+  readonly #endpoint: Endpoint;
+
+  constructor(endpoint: Endpoint) {
+    this.#endpoint = endpoint;
+  }
+
+  event(data: string, batch: ChatChunk[]): void {
+    if (data === '[DONE]') this.finished = true;
+    else applyStreamData(data, this.#assembler, batch, this.#endpoint.redact);
+  }
+
+  finish(): ChatResponse {
+    if (!this.finished && this.#assembler.finishReason === undefined) {
+      throw new LlmError(
+        'invalid_response',
+        `The stream from ${this.#endpoint.shown} ended before the model finished (no finish_reason and no [DONE]); the answer is incomplete.`,
+      );
+    }
+    return this.#assembler.finish(this.#endpoint.redact);
+  }
+}
 
 /**
  * Applies one SSE `data` payload to `assembler` and appends the chunks it makes (maybe none) to

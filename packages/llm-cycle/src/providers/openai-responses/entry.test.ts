@@ -4,28 +4,13 @@
  * only as a test server, never the provider.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reachedFrom as reached, sourceRoot } from '../../test-support/source-files.js';
 
-const sourceRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const packageRoot = resolve(sourceRoot, '..');
-const importPattern = /(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]/g;
 
-/** Every source file `entry` loads, itself included (relative imports, `.js` read as `.ts`). */
-function reached(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const match of readFileSync(file, 'utf8').matchAll(importPattern))
-      visit(resolve(dirname(file), match[1] as string).replace(/\.js$/, '.ts'));
-  };
-  visit(resolve(sourceRoot, entry));
-  return seen;
-}
-
-const inResponses = (file: string): boolean => file.includes('/providers/openai-responses/');
+const inResponses = (file: string): boolean => file.startsWith('providers/openai-responses/');
 
 describe('the openai-responses entry', () => {
   it('is in the exports map with its types, and the root and ./testing entries do not load the provider', () => {

@@ -1,7 +1,9 @@
 import type { JsonValue } from '@agcore/tools-core';
 import type { ChatChunk, ChatResponse } from '../../chat-provider.js';
 import { LlmError } from '../../llm-error.js';
-import { isRecord } from '../http/wire.js';
+import type { Endpoint } from '../http/endpoint.js';
+import { eventJson, isRecord } from '../http/wire.js';
+import type { WireStream } from '../http/wire-format.js';
 import { parseResponseObject, reportedError } from './response-object.js';
 
 /*
@@ -28,35 +30,27 @@ interface PartialItem {
  * message's calls as `index`). The terminal event's `response` gives status and usage; its
  * `output`, when empty, is the items the stream delivered (`output_item.done`).
  */
-export class EventAssembler {
+export class EventAssembler implements WireStream {
   /** Whether the terminal event came. */
   finished = false;
-  /** How many events were read. */
-  events = 0;
+  readonly #endpoint: Endpoint;
   #response: ChatResponse | undefined;
   readonly #items = new Map<number, PartialItem>();
   #calls = 0;
 
+  /** Assembles an answer of `endpoint` (whose secrets are taken out of every event). */
+  constructor(endpoint: Endpoint) {
+    this.#endpoint = endpoint;
+  }
+
   /**
-   * Applies one event's data (already redacted), pushing its chunks on `batch`.
+   * Applies one event's data, redacted, pushing its chunks on `batch`.
    * @throws {LlmError} `stream_error` for `error` and `response.failed`, `invalid_response`
    * for data that is not JSON
    */
-  apply(data: string, batch: ChatChunk[]): void {
-    if (this.finished) return;
-    this.events++;
-    let event: unknown;
-    try {
-      event = JSON.parse(data);
-    } catch (error) {
-      throw new LlmError(
-        'invalid_response',
-        `A streamed event is not JSON: ${data.slice(0, 200)}`,
-        { cause: error },
-      );
-    }
-    if (!isRecord(event)) return;
-    this.#dispatch(event, batch);
+  event(data: string, batch: ChatChunk[]): void {
+    const event = eventJson(data, this.#endpoint);
+    if (isRecord(event)) this.#dispatch(event, batch);
   }
 
   #dispatch(event: Record<string, unknown>, batch: ChatChunk[]): void {
@@ -167,11 +161,11 @@ export class EventAssembler {
   }
 
   /** The assembled answer. @throws {LlmError} `invalid_response` before the terminal event */
-  response(where: string): ChatResponse {
+  finish(): ChatResponse {
     if (this.#response === undefined) {
       throw new LlmError(
         'invalid_response',
-        `The stream from ${where} ended before the response finished (no response.completed, response.incomplete or response.failed); the answer is incomplete.`,
+        `The stream from ${this.#endpoint.shown} ended before the response finished (no response.completed, response.incomplete or response.failed); the answer is incomplete.`,
       );
     }
     return this.#response;

@@ -9,6 +9,8 @@ import {
   type MessagesReply,
   messagesBody,
   messagesError,
+  messagesErrorEvent,
+  messagesEvent,
   messagesStream,
   type ReceivedRequest,
   type ServerReply,
@@ -35,6 +37,21 @@ function messagesReply(step: Step, request: ReceivedRequest): ServerReply {
   return (request.body as { stream?: boolean }).stream === true
     ? { kind: 'sse', writes: messagesStream(reply) }
     : { kind: 'json', body: messagesBody(reply) };
+}
+
+/** A text answer streamed in exactly `pieces` (one `text_delta` each). */
+function pieceStream(pieces: readonly string[]): string[] {
+  const events = messagesStream({ text: pieces.join('') });
+  const start = events.findIndex((event) => event.includes('"content_block_start"'));
+  const stop = events.findIndex((event) => event.includes('"content_block_stop"'));
+  const deltas = pieces.map((text) =>
+    messagesEvent({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text },
+    }),
+  );
+  return [...events.slice(0, start + 1), ...deltas, ...events.slice(stop)];
 }
 
 interface SentBlock {
@@ -69,6 +86,12 @@ export const anthropicDialect: WireDialect = {
                 block.type === 'tool_result' ? [String(block.content)] : [],
               ),
         );
+      },
+      wire: {
+        streamed: (pieces) => pieceStream(pieces),
+        whole: (text) => messagesBody({ text }),
+        errorEvent: (message) => messagesErrorEvent('api_error', message),
+        terminalEvent: true,
       },
       parameters: { thinking: { type: 'enabled', budget_tokens: 1024 } },
       close: () => server.close(),

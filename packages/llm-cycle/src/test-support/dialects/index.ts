@@ -10,7 +10,12 @@ import { openAICompatibleDialect } from './openai-compatible.js';
 import { openAIResponsesDialect } from './responses-wire-dialect.js';
 import type { DialectServer, WireDialect } from './wire-dialect.js';
 
-export type { DialectProviderOptions, DialectServer, WireDialect } from './wire-dialect.js';
+export type {
+  DialectProviderOptions,
+  DialectServer,
+  DialectWire,
+  WireDialect,
+} from './wire-dialect.js';
 
 /** Every dialect, in the order the suite runs them. */
 export const dialects: readonly WireDialect[] = [

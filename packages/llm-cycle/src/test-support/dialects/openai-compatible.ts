@@ -1,6 +1,12 @@
 /** The Chat Completions dialect: `startChatCompletionsServer` and `createOpenAICompatibleProvider`. */
 import { createOpenAICompatibleProvider } from '../../providers/openai-compatible/openai-compatible-provider.js';
-import { errorBody, startChatCompletionsServer } from '../../testing/index.js';
+import {
+  errorBody,
+  sseEvent,
+  startChatCompletionsServer,
+  textCompletion,
+  textStream,
+} from '../../testing/index.js';
 import { wireReply } from '../pause-kit.js';
 import type { DialectServer, WireDialect } from './wire-dialect.js';
 
@@ -27,6 +33,12 @@ export const openAICompatibleDialect: WireDialect = {
         return (body?.messages ?? []).flatMap((message) =>
           message.role === 'tool' ? [message.content] : [],
         );
+      },
+      wire: {
+        streamed: (pieces) => textStream(pieces),
+        whole: (text) => textCompletion(text),
+        errorEvent: (message) => sseEvent({ error: { message, type: 'server_error' } }),
+        terminalEvent: true,
       },
       close: () => server.close(),
     };

@@ -14,6 +14,8 @@ import {
   reasoningItem,
   responseEvents,
   responseObject,
+  responsesErrorEvent,
+  responsesEvent,
   responsesUsage,
   type ServerReply,
   startResponsesServer,
@@ -21,6 +23,15 @@ import {
 import type { Step } from '../pause-kit.js';
 import { lostReasoning } from './openai-responses.js';
 import type { DialectServer, WireDialect } from './wire-dialect.js';
+
+/** A text answer streamed in exactly `pieces` (one `output_text.delta` each). */
+function pieceEvents(pieces: readonly string[]): string[] {
+  const events = responseEvents(responseObject({ output: [messageItem(pieces.join(''))] }), 1);
+  const delta = events.findIndex((event) => event.includes('"response.output_text.delta"'));
+  const item = JSON.parse(events[delta]?.split('data: ')[1] ?? '{}') as Record<string, JsonValue>;
+  const deltas = pieces.map((text) => responsesEvent({ ...item, delta: text }));
+  return [...events.slice(0, delta), ...deltas, ...events.slice(delta + 1)];
+}
 
 /** OpenAI Responses, as api.openai.com speaks it. */
 export const openAIResponsesDialect: WireDialect = {
@@ -75,6 +86,12 @@ export const openAIResponsesDialect: WireDialect = {
             ? [String(item.output)]
             : [],
         );
+      },
+      wire: {
+        streamed: (pieces) => pieceEvents(pieces),
+        whole: (text) => responseObject({ output: [messageItem(text)] }),
+        errorEvent: (message) => responsesErrorEvent('server_error', message),
+        terminalEvent: true,
       },
       close: () => server.close(),
     };

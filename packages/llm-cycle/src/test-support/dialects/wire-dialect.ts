@@ -6,7 +6,12 @@
  */
 import type { JsonValue } from '@agcore/tools-core';
 import type { ChatProvider } from '../../chat-provider.js';
-import type { ChatCompletionsServer, ReceivedRequest, ServerReply } from '../../testing/index.js';
+import type {
+  ChatCompletionsServer,
+  ReceivedRequest,
+  ServerReply,
+  WireObject,
+} from '../../testing/index.js';
 import type { Step } from '../pause-kit.js';
 
 /** Provider options the suite varies. */
@@ -15,6 +20,21 @@ export interface DialectProviderOptions {
   readonly fetch?: typeof globalThis.fetch;
   readonly idleTimeoutMs?: number;
   readonly maxResponseBytes?: number;
+}
+
+/**
+ * A dialect's bytes, for the HTTP driver's suite (`src/providers/http/driver.test.ts`): what a
+ * plain text answer looks like on the wire, streamed and whole, and an error inside a stream.
+ */
+export interface DialectWire {
+  /** The SSE events of a streamed answer whose text is `pieces`, one string per event, in order. */
+  streamed(pieces: readonly string[]): string[];
+  /** The JSON body of a whole answer of `text`. */
+  whole(text: string): WireObject;
+  /** An SSE event reporting a server error mid-stream (`message` in it). */
+  errorEvent(message: string): string;
+  /** Whether the stream ends with a terminal event (`false`: it ends with the body). */
+  readonly terminalEvent: boolean;
 }
 
 /** A dialect's running server. */
@@ -29,6 +49,8 @@ export interface DialectServer {
   overloaded(): ServerReply;
   /** The tool results of request `index` as the server received them, in order. */
   toolResults(index: number): string[];
+  /** The dialect's bytes (see `DialectWire`). */
+  readonly wire: DialectWire;
   /** Request parameters the dialect's model is run with (e.g. Anthropic thinking on). */
   readonly parameters?: Readonly<Record<string, JsonValue>>;
   /** Stops the server. */
