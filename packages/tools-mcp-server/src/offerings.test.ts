@@ -289,6 +289,26 @@ describe('logging on 2025-11-25', () => {
   });
 });
 
+describe('logging on 2026-07-28', () => {
+  it('sends context.log only at or above the level the request carries, none without one', async () => {
+    const { url } = await start();
+    const client = await v2(url);
+    const heard: string[] = [];
+    client.setNotificationHandler('notifications/message', (notification) => {
+      heard.push(notification.params.level);
+    });
+    await client.callTool({ name: 'noisy', arguments: {} });
+    expect(heard).toEqual([]);
+    // The level is per request on 2026-07-28 (the envelope's logLevel; logging/setLevel is gone).
+    await client.callTool({
+      name: 'noisy',
+      arguments: {},
+      _meta: { 'io.modelcontextprotocol/logLevel': 'warning' },
+    });
+    expect(heard).toEqual(['warning', 'error']);
+  });
+});
+
 describe('a tool that needs a client capability (SEP-2575)', () => {
   it('is answered -32021 naming it, and not run, when the request did not declare it', async () => {
     const { url, seen } = await start();
