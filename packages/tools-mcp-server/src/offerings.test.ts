@@ -269,6 +269,33 @@ describe('a resource that does not exist', () => {
   });
 });
 
+describe('a provider that fails', () => {
+  it('answers -32603 with the message scrubbed of secrets, and the server goes on', async () => {
+    const { url } = await start({
+      secrets: ['hunter2'],
+      resources: {
+        list: () => ({ resources: [] }),
+        read: () => {
+          throw new Error('database password hunter2 refused');
+        },
+      },
+    });
+    const client = await v1(url);
+    const refused = await client.readResource({ uri: 'x://y' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: -32603 });
+    expect(String((refused as Error).message)).toContain('Serving resources/read failed');
+    expect(String((refused as Error).message)).not.toContain('hunter2');
+    expect(await client.listResources()).toMatchObject({ resources: [] });
+  });
+
+  it('takes a malformed escape in a templated URI for no resource (-32002)', async () => {
+    const client = await v1((await start()).url);
+    await expect(client.readResource({ uri: 'records://users/%E0%A4%A' })).rejects.toMatchObject({
+      code: -32002,
+    });
+  });
+});
+
 describe('logging on 2025-11-25', () => {
   it("sends a tool's context.log as notifications/message, filtered by logging/setLevel", async () => {
     const { url } = await start();
