@@ -18,7 +18,9 @@ export const offeringErrorCode = {
   denied: -32003,
   /** No resource has this URI (2025-11-25; the 2026-07-28 SDK sends `-32602` with `data.uri`). */
   resourceNotFound: -32002,
+  /** No such prompt, or arguments / a cursor the provider refused with a `TypeError`. */
   invalidParams: -32602,
+  /** The provider threw anything else. */
   internal: -32603,
 } as const;
 
