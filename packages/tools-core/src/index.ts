@@ -65,7 +65,7 @@ export {
   optionalImport,
 } from './telemetry.js';
 export { delay, settleWithin } from './timers.js';
-export type { ToolContext, ToolInputAnswer, ToolProgress } from './tool-context.js';
+export type { ToolContext, ToolInputAnswer, ToolLogLevel, ToolProgress } from './tool-context.js';
 export { createToolContext } from './tool-context.js';
 export type { ToolErrorCode, ToolErrorJson, ToolErrorOptions } from './tool-error.js';
 export { describeThrown, ToolError, toolErrorCodes } from './tool-error.js';

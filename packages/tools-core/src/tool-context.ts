@@ -51,7 +51,25 @@ export interface ToolContext {
    * call is that same call made again, with the same arguments, after a person answered.
    */
   readonly input?: ToolInputAnswer;
+  /**
+   * Sends a log message to whoever runs the tool (an MCP client, as `notifications/message`,
+   * when the tool is served by `serveTools`). Absent when nobody listens: call it as
+   * `context.log?.('info', data)`. What the listener drops (a level below the one it asked
+   * for) is dropped silently; it never throws.
+   */
+  readonly log?: (level: ToolLogLevel, data: JsonValue) => void;
 }
+
+/** The severity of a `context.log` message: the syslog levels (RFC 5424), as MCP names them. */
+export type ToolLogLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
 
 /** What a tool that asked with `awaitInput` gets back in `context.input`. */
 export interface ToolInputAnswer {

@@ -1,5 +1,6 @@
 // Issue 21 (Done when): the official MCP conformance suite's server scenarios against serveTools,
-// both revisions. 2025-11-25 on @modelcontextprotocol/conformance 0.1.13 (a devDependency, Node
+// both revisions; issue 31 §3/§4: resources, prompts, completions, logging and server-stateless
+// whole (-32021). 2025-11-25 on @modelcontextprotocol/conformance 0.1.13 (a devDependency, Node
 // 20); 2026-07-28 on 0.2.0-alpha.12, which needs Node 22: run through `npx -y node@22`, so that
 // one is a service test (under CI only where .ci/run sets AGCORE_SERVICE_TESTS=1).
 import { spawn } from 'node:child_process';
@@ -7,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ListeningServer, serveTools } from './index.js';
-import { conformanceRegistry } from './test-support/conformance-tools.js';
+import { conformanceOfferings, conformanceRegistry } from './test-support/conformance-tools.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const conformance013 = join(
@@ -23,7 +24,10 @@ const servicesAllowed = process.env.CI === undefined || process.env.AGCORE_SERVI
 let listening: ListeningServer;
 
 beforeAll(async () => {
-  const served = serveTools(conformanceRegistry(), { requestStateKey: 'c'.repeat(32) });
+  const served = serveTools(conformanceRegistry(), {
+    requestStateKey: 'c'.repeat(32),
+    ...conformanceOfferings(),
+  });
   listening = await served.listen({ port: 0 });
 });
 
@@ -44,6 +48,19 @@ function run(command: string, args: string[]): Promise<{ code: number | null; ou
     child.on('close', (code) => resolve({ code, output }));
   });
 }
+
+/** The resource and prompt scenarios, alike in both suites (issue 31 §3). */
+const offeringScenarios = [
+  'resources-list',
+  'resources-read-text',
+  'resources-read-binary',
+  'resources-templates-read',
+  'prompts-list',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'prompts-get-embedded-resource',
+  'prompts-get-with-image',
+] as const;
 
 function expectPassed(output: string, scenarios: readonly string[]): void {
   for (const scenario of scenarios) {
@@ -66,7 +83,11 @@ describe('official MCP conformance suite 0.1.13, server scenarios (2025-11-25)',
     ]);
     expectPassed(output, [
       'server-initialize',
+      'logging-set-level',
       'ping',
+      'completion-complete',
+      'tools-call-with-logging',
+      ...offeringScenarios,
       'tools-list',
       'tools-call-simple-text',
       'tools-call-error',
@@ -123,6 +144,11 @@ describe.skipIf(!servicesAllowed)(
         join(packageRoot, 'conformance-baseline-2026.yml'),
       ]);
       expectPassed(output, [
+        'server-stateless',
+        'completion-complete',
+        ...offeringScenarios,
+        'sep-2164-resource-not-found',
+        'caching',
         'tools-list',
         'tools-call-simple-text',
         'tools-call-error',

@@ -6,7 +6,32 @@ export type {
   InMemoryIdempotencyStoreOptions,
 } from './idempotency-store.js';
 export { InMemoryIdempotencyStore } from './idempotency-store.js';
+export type {
+  McpCompletion,
+  McpCompletionRequest,
+  McpPrompt,
+  McpPromptArgument,
+  McpPromptContent,
+  McpPromptMessage,
+  McpPromptPage,
+  McpPromptProvider,
+  McpPromptResult,
+  McpRequestInfo,
+  McpResource,
+  McpResourceContents,
+  McpResourcePage,
+  McpResourceProvider,
+  McpResourceTemplate,
+} from './offerings.js';
 export { serveTools } from './serve-tools.js';
+export type {
+  StaticOfferingOptions,
+  StaticPrompt,
+  StaticResource,
+  StaticResourcesOptions,
+  StaticResourceTemplate,
+} from './static-offerings.js';
+export { staticPrompts, staticResources } from './static-offerings.js';
 export { errorCodeMetaKey, idempotencyKeyMetaKey } from './tool-calls.js';
 export type {
   ApprovalPolicy,
@@ -15,6 +40,7 @@ export type {
   ListeningServer,
   ListenOptions,
   McpCaller,
+  McpClientCapability,
   McpProtocolRevision,
   ServeToolsOptions,
   ToolServer,

@@ -3,6 +3,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { type LogLevels, toolLog } from './client-logging.js';
+import { registerLegacyOfferings, registerLegacySetLevel } from './legacy-offerings.js';
+import type { Offerings } from './served-offerings.js';
 import type { ToolCalls } from './tool-calls.js';
 import type { McpCaller } from './types.js';
 
@@ -11,6 +14,10 @@ export interface LegacySetup {
   readonly calls: ToolCalls;
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly listChanged: boolean;
+  /** The resources and prompts served beside the tools. */
+  readonly offerings: Offerings;
+  /** The `logging/setLevel` levels, per caller. */
+  readonly logLevels: LogLevels;
   /**
    * The JSON Schema engine every per-request `Server` shares. The v1 `Server` builds an Ajv
    * instance in its constructor when given none (about half a millisecond of CPU, the largest
@@ -37,14 +44,27 @@ export function createLegacyServer(
   const server = new Server(
     { name: setup.serverInfo.name, version: setup.serverInfo.version },
     {
-      capabilities: { tools: { listChanged: setup.listChanged } },
+      capabilities: {
+        tools: { listChanged: setup.listChanged },
+        logging: {},
+        ...setup.offerings.capabilities(),
+      },
       ...(setup.jsonSchemaValidator === undefined
         ? {}
         : { jsonSchemaValidator: setup.jsonSchemaValidator }),
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: setup.calls.list() }));
+  registerLegacySetLevel(server, setup.logLevels, caller);
+  if (setup.offerings.any) registerLegacyOfferings(server, setup.offerings, caller, requestSignal);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const needs = setup.calls.requiredCapabilities(request.params.name);
+    if (needs !== undefined && needs.length > 0) {
+      return setup.calls.errorResult(
+        'other',
+        `${request.params.name} needs the client's ${needs.join(', ')} capability, which a stateless 2025-11-25 server cannot use: the call did not run; connect with protocol 2026-07-28.`,
+      );
+    }
     const meta = request.params._meta as Record<string, unknown> | undefined;
     const token = meta?.progressToken;
     const progress =
@@ -65,6 +85,11 @@ export function createLegacyServer(
       signal: AbortSignal.any([requestSignal, extra.signal]),
       caller,
       progress,
+      log: toolLog(
+        (level) => setup.logLevels.passes(caller, level),
+        (level, data) =>
+          extra.sendNotification({ method: 'notifications/message', params: { level, data } }),
+      ),
     });
     if (outcome.kind === 'result') return outcome.result;
     return setup.calls.errorResult(

@@ -5,19 +5,25 @@ import {
   createMcpHandler,
   inputRequired,
   type McpHttpHandler,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   Server,
   type ServerContext,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
+import { missingCapabilities } from './client-capabilities.js';
+import { toolLog } from './client-logging.js';
+import { declaredCapabilities, registerModernOfferings } from './modern-offerings.js';
 import { RequestStateSeal, type SealedCall } from './request-state.js';
+import type { Offerings } from './served-offerings.js';
 import type { CallRequest, ToolCalls } from './tool-calls.js';
 import type { ListCacheHint, McpCaller } from './types.js';
 
 /** What the 2026-07-28 leg needs from `serveTools`. */
 export interface ModernSetup {
   readonly calls: ToolCalls;
+  readonly offerings: Offerings;
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly eventBus: ServerEventBus | undefined;
   readonly listCache: ListCacheHint | undefined;
@@ -43,11 +49,22 @@ export function createModernHandler(setup: ModernSetup): McpHttpHandler {
     const server = new Server(
       { name: setup.serverInfo.name, version: setup.serverInfo.version },
       {
-        capabilities: { tools: { listChanged: setup.eventBus !== undefined } },
-        cacheHints: { 'tools/list': cacheHint },
+        capabilities: {
+          tools: { listChanged: setup.eventBus !== undefined },
+          logging: {},
+          ...setup.offerings.capabilities(),
+        },
+        cacheHints: {
+          'tools/list': cacheHint,
+          ...(setup.offerings.resources === undefined
+            ? {}
+            : { 'resources/list': cacheHint, 'resources/templates/list': cacheHint }),
+          ...(setup.offerings.prompts === undefined ? {} : { 'prompts/list': cacheHint }),
+        },
       },
     );
     server.setRequestHandler('tools/list', () => ({ tools: setup.calls.list() }));
+    if (setup.offerings.any) registerModernOfferings(server, setup.offerings, callerOf);
     server.setRequestHandler('tools/call', (request, context) =>
       callTool(setup, seal, request.params, context),
     );
@@ -83,6 +100,16 @@ async function callTool(
   params: CallParams,
   context: ServerContext,
 ) {
+  const missing = missingCapabilities(
+    setup.calls.requiredCapabilities(params.name),
+    declaredCapabilities(context),
+  );
+  if (missing !== undefined) {
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: missing },
+      `${params.name} needs the client capabilities ${Object.keys(missing).join(', ')}, which this request did not declare in its clientCapabilities: the call did not run.`,
+    );
+  }
   const caller = callerOf(context);
   const args = params.arguments ?? {};
   const meta = { ...(params._meta ?? {}), ...(context.mcpReq._meta ?? {}) } as Record<
@@ -96,6 +123,10 @@ async function callTool(
     signal: context.mcpReq.signal,
     caller,
     progress: progressOf(meta, context),
+    log: toolLog(
+      () => true,
+      (level, data) => context.mcpReq.log(level, data),
+    ),
   };
   const echoed = context.mcpReq.requestState<string>();
   if (typeof echoed === 'string') {

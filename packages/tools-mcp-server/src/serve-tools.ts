@@ -1,6 +1,7 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { LogLevels } from './client-logging.js';
 import {
   hostRefusal,
   jsonRpcError,
@@ -11,6 +12,7 @@ import {
 import { type LegacySetup, legacyValidator, serveLegacy } from './legacy-era.js';
 import { callerAuthInfo, createModernHandler } from './modern-era.js';
 import { serveNode } from './node-adapter.js';
+import { Offerings } from './served-offerings.js';
 import { ToolCalls } from './tool-calls.js';
 import type {
   ListeningServer,
@@ -49,9 +51,12 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
     );
   }
   const calls = new ToolCalls(registry, options);
+  const offerings = new Offerings(registry, options);
   const serverInfo = options.serverInfo ?? { name: 'agcore-tools', version: '0.1.0' };
   const legacy: LegacySetup = {
     calls,
+    offerings,
+    logLevels: new LogLevels(),
     serverInfo,
     listChanged: options.eventBus !== undefined,
     ...(protocols.has('2025-11-25') ? { jsonSchemaValidator: legacyValidator() } : {}),
@@ -59,6 +64,7 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
   const modern = protocols.has('2026-07-28')
     ? createModernHandler({
         calls,
+        offerings,
         serverInfo,
         eventBus: options.eventBus,
         listCache: options.listCache,

@@ -1,13 +1,15 @@
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LogLevels } from './client-logging.js';
 import { createLegacyServer } from './legacy-era.js';
+import { Offerings } from './served-offerings.js';
 import { ToolCalls } from './tool-calls.js';
 import type { ServeToolsOptions } from './types.js';
 
 /** Options of `serveToolsStdio`: those of `serveTools` that apply to one local client. */
 export type ServeToolsStdioOptions = Pick<
   ServeToolsOptions,
-  'serverInfo' | 'approval' | 'idempotencyStore' | 'secrets'
+  'serverInfo' | 'approval' | 'idempotencyStore' | 'secrets' | 'resources' | 'prompts'
 >;
 
 /** A server answering on this process's stdin and stdout. */
@@ -30,6 +32,8 @@ export async function serveToolsStdio(
   const server = createLegacyServer(
     {
       calls,
+      offerings: new Offerings(registry, options),
+      logLevels: new LogLevels(),
       serverInfo: options.serverInfo ?? { name: 'agcore-tools', version: '0.1.0' },
       listChanged: false,
     },

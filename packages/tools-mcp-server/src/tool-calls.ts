@@ -8,12 +8,13 @@ import {
   type ToolContext,
   type ToolErrorCode,
   type ToolInputAnswer,
+  type ToolLogLevel,
   type ToolProgress,
   truncateUtf8,
 } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { withCallerTrace } from './caller-trace.js';
-import type { ApprovalPolicy, McpCaller, ServeToolsOptions } from './types.js';
+import type { ApprovalPolicy, McpCaller, McpClientCapability, ServeToolsOptions } from './types.js';
 
 /** The result `_meta` key carrying a failed call's `ToolError` code (see README). */
 export const errorCodeMetaKey = 'dev.agcore/errorCode';
@@ -41,6 +42,8 @@ export interface CallRequest {
   readonly caller: McpCaller | undefined;
   readonly progress: ((update: ToolProgress) => void) | undefined;
   readonly input?: ToolInputAnswer;
+  /** The tool's `context.log`, when the era sends log messages. */
+  readonly log?: (level: ToolLogLevel, data: JsonValue) => void;
 }
 
 /** What a call came to: a result for the wire, or a tool that asks a person. */
@@ -85,6 +88,12 @@ export class ToolCalls {
     });
   }
 
+  /** The client capabilities `name` needs (`requiredClientCapabilities`); usually none. */
+  requiredCapabilities(name: string): readonly McpClientCapability[] | undefined {
+    const required = this.#options.requiredClientCapabilities;
+    return required !== undefined && Object.hasOwn(required, name) ? required[name] : undefined;
+  }
+
   /** Runs one call; never rejects. */
   async call(request: CallRequest): Promise<CallOutcome> {
     try {
@@ -109,6 +118,7 @@ export class ToolCalls {
       ...(request.caller === undefined ? {} : { caller: request.caller }),
       ...(request.progress === undefined ? {} : { progress: request.progress }),
       ...(request.input === undefined ? {} : { input: request.input }),
+      ...(request.log === undefined ? {} : { log: request.log }),
       ...traceIdOf(request.meta),
     };
     const { output } = await withCallerTrace(request.meta, () =>

@@ -1,6 +1,7 @@
 import type { JsonValue } from '@agcore/tools-core';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { IdempotencyStore } from './idempotency-store.js';
+import type { McpPromptProvider, McpResourceProvider } from './offerings.js';
 
 /** The MCP protocol revisions `serveTools` can answer. */
 export type McpProtocolRevision = '2025-11-25' | '2026-07-28';
@@ -33,6 +34,9 @@ export interface ApprovalRequest {
  * with `denied`. A policy that throws refuses the call too.
  */
 export type ApprovalPolicy = (request: ApprovalRequest) => boolean | Promise<boolean>;
+
+/** A client capability a tool can need (2026-07-28 `clientCapabilities`). */
+export type McpClientCapability = 'sampling' | 'elicitation' | 'roots';
 
 /** How long clients may cache `tools/list` (2026-07-28 `ttlMs` / `cacheScope`). */
 export interface ListCacheHint {
@@ -91,6 +95,24 @@ export interface ServeToolsOptions {
   readonly eventBus?: ServerEventBus;
   /** Secrets taken out of every error message before it leaves the server. */
   readonly secrets?: Iterable<string>;
+  /**
+   * Resources served beside the tools (`resources/list`, `resources/read`,
+   * `resources/templates/list`, completions of template variables), on both eras, under the
+   * registry's permission policy (`read`); see `staticResources`.
+   */
+  readonly resources?: McpResourceProvider;
+  /**
+   * Prompts served beside the tools (`prompts/list`, `prompts/get`, completions of prompt
+   * arguments), on both eras, under the registry's permission policy (`read`); see
+   * `staticPrompts`.
+   */
+  readonly prompts?: McpPromptProvider;
+  /**
+   * The client capabilities a tool needs, by tool name. A 2026-07-28 call of such a tool from a
+   * client that did not declare them is answered `-32021` (MissingRequiredClientCapability)
+   * and not run; a 2025-11-25 call (a stateless server cannot use them) answers an error result.
+   */
+  readonly requiredClientCapabilities?: Readonly<Record<string, readonly McpClientCapability[]>>;
 }
 
 /** A listening server made by `listen`. */
