@@ -5,20 +5,20 @@
  */
 
 const unreserved = String.raw`A-Za-z0-9\-._~`;
-const subDelims = String.raw`!$&'()*+,;=`;
-const pct = String.raw`%[0-9A-Fa-f]{2}`;
-const pchar = String.raw`(?:[${unreserved}${subDelims}:@]|${pct})`;
+const subDelims = `!$&'()*+,;=`;
+const pct = `%[0-9A-Fa-f]{2}`;
+const pchar = `(?:[${unreserved}${subDelims}:@]|${pct})`;
 
 const scheme = /^[A-Za-z][A-Za-z0-9+.-]*$/;
-const queryOrFragment = new RegExp(String.raw`^(?:${pchar}|[/?])*$`);
-const userinfo = new RegExp(String.raw`^(?:[${unreserved}${subDelims}:]|${pct})*$`);
-const regName = new RegExp(String.raw`^(?:[${unreserved}${subDelims}]|${pct})*$`);
+const queryOrFragment = new RegExp(`^(?:${pchar}|[/?])*$`);
+const userinfo = new RegExp(`^(?:[${unreserved}${subDelims}:]|${pct})*$`);
+const regName = new RegExp(`^(?:[${unreserved}${subDelims}]|${pct})*$`);
 const ipvFuture = new RegExp(String.raw`^v[0-9A-Fa-f]+\.[${unreserved}${subDelims}:]+$`, 'i');
 const port = /^[0-9]*$/;
 /** `path-abempty`: `/`-led segments, each any number of `pchar`. */
-const pathAbempty = new RegExp(String.raw`^(?:/${pchar}*)*$`);
+const pathAbempty = new RegExp(`^(?:/${pchar}*)*$`);
 /** A path of `pchar` segments (rootless, or absolute when it starts with `/` but not `//`). */
-const pathSegments = new RegExp(String.raw`^${pchar}*(?:/${pchar}*)*$`);
+const pathSegments = new RegExp(`^${pchar}*(?:/${pchar}*)*$`);
 
 /** A URI's or reference's parts, split at the first `#`, then the first `?`. */
 interface Parts {
