@@ -70,13 +70,27 @@ export function printingMain(baseURL: string): string {
 }
 
 /**
+ * The seal of the fixture's pinned cycle and the hashes under it, as Node's `node:crypto`
+ * computed them (and the hand-written SHA-256 before `@noble/hashes`): the same on every
+ * runtime, whichever code hashes there.
+ */
+export const pinnedSeal = {
+  mac: '22b568d7175417ea0f471d00a8ca0a1b6ccf94397e4ab51f9287532748713510',
+  sha256: '43063aee3dc116bf26bfc157ff74e6cfe935f758025826a0100397b6543a8fea',
+  hmac: 'cd49f2471905d78953a8cc4321726bfbe279f0bd2b6f93f321c5743e6500a896',
+} as const;
+
+/**
  * What every runtime must show: the streamed answer in its pieces, the tool loop (streamed and
- * not), the run state sealed and restored, and the requests made by that runtime's `fetch`.
+ * not), the run state sealed and restored, the pinned seal (hashed by `node:crypto` when
+ * `hashing` is `'native'`, by `@noble/hashes` when `'noble'`), and the requests made by that
+ * runtime's `fetch`.
  */
 export function expectAgentWorked(
   report: unknown,
   server: ChatCompletionsServer,
   userAgent: RegExp,
+  hashing: 'native' | 'noble',
 ): void {
   const { events, ...rest } = report as { events: string[] };
   // The tool's events and the first turn's end may interleave; the answer comes after the tool.
@@ -97,6 +111,7 @@ export function expectAgentWorked(
     wholeAnswer,
     toolCalls: ['Paris', 'Oslo'],
     restoredMessages: 4,
+    seal: { ...pinnedSeal, native: hashing === 'native' },
   });
   const made = server.requests.map((request) => ({
     stream: (request.body as { stream?: boolean }).stream === true,

@@ -25,7 +25,7 @@ it.skipIf(!suiteRuns || missing)('runs the agent in Bun: streaming and the tool 
     });
     expect(ran.stderr).toBe('');
     expect(ran.status).toBe(0);
-    expectAgentWorked(JSON.parse(ran.stdout), server, /^Bun\//);
+    expectAgentWorked(JSON.parse(ran.stdout), server, /^Bun\//, 'native');
   } finally {
     await server.close();
     agent.remove();

@@ -91,7 +91,7 @@ it.skipIf(!suiteRuns || missing)(
         `${origin}/v1`,
       );
       expect(errors).toEqual([]);
-      expectAgentWorked(report, model, /HeadlessChrome\//);
+      expectAgentWorked(report, model, /HeadlessChrome\//, 'noble');
     } finally {
       await launched.close();
       await new Promise((resolve) => server.close(resolve));

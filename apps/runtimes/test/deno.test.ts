@@ -30,7 +30,7 @@ it.skipIf(!suiteRuns || missing)(
       );
       expect(ran.stderr).toBe('');
       expect(ran.status).toBe(0);
-      expectAgentWorked(JSON.parse(ran.stdout), server, /^Deno\//);
+      expectAgentWorked(JSON.parse(ran.stdout), server, /^Deno\//, 'native');
     } finally {
       await server.close();
       agent.remove();

@@ -10,10 +10,14 @@ import {
 } from './sha256.js';
 
 // Each implementation: the exported one (Node's own crypto here, found at run time) and the
-// portable code that browsers and workerd run.
+// portable one (`@noble/hashes`) that browsers run.
 const implementations = [
   { name: 'sha256Hex / hmacSha256Hex', sha256: sha256Hex, hmac: hmacSha256Hex },
-  { name: 'the portable code', sha256: portableSha256Hex, hmac: portableHmacSha256Hex },
+  {
+    name: 'the portable code (@noble/hashes)',
+    sha256: portableSha256Hex,
+    hmac: portableHmacSha256Hex,
+  },
 ] as const;
 
 const bytes = (byte: number, count: number): Uint8Array => new Uint8Array(count).fill(byte);

@@ -1,4 +1,5 @@
 import { type BaseTool, defineTool, ToolError } from '@agcore/tools-core';
+import { grep } from './grep-windows.js';
 import type { ResultStore } from './result-store.js';
 
 /** The name of the built-in tool that reads spilled results. */
@@ -17,7 +18,9 @@ interface ReadResultArgs {
 /**
  * The built-in `read_result({ handle, offset?, length?, grep? })`: a slice of a spilled result
  * by UTF-8 byte offset and length (never inside a character), or with `grep` the lines that
- * contain it (case-insensitive, with line numbers, from `offset` on counted in lines). One read
+ * contain it (literally, ignoring case, with line numbers, from `offset` on counted in lines): a
+ * line of up to 500 characters whole, a longer one as a window of 200 characters each side of
+ * every match, labelled `N: [bytes a-b]` (windows that overlap merged). One read
  * returns at most `maxBytes` bytes and says how to read on. An unknown or expired handle is a
  * recoverable `ToolError` (`invalid_arguments`) the model reads.
  */
@@ -25,7 +28,7 @@ export function readResultTool(store: ResultStore, maxBytes: number): BaseTool {
   return defineTool({
     name: readResultName,
     description:
-      'Reads a tool result that was cut (its marker gives the handle): a slice by byte offset and length, or the lines matching grep (case-insensitive) with their line numbers.',
+      'Reads a tool result that was cut (its marker gives the handle): a slice by byte offset and length, or the lines containing the grep text (literal, case-insensitive) with their line numbers; in a long line, 200 characters around each match, labelled with their byte offsets.',
     parameters: {
       type: 'object',
       properties: {
@@ -43,13 +46,23 @@ export function readResultTool(store: ResultStore, maxBytes: number): BaseTool {
         grep: {
           type: 'string',
           minLength: 1,
-          description: 'Return only the lines containing this text.',
+          description:
+            'Return only the lines containing this text (literal, not a pattern); in a long line, the parts around each match.',
         },
       },
       required: ['handle'],
       additionalProperties: false,
     },
     execute: async (args: ReadResultArgs) => {
+      if (args.grep === '') {
+        throw new ToolError(
+          'invalid_arguments',
+          'grep must not be empty: give the text to look for.',
+          {
+            toolName: readResultName,
+          },
+        );
+      }
       const content = await store.get(args.handle);
       if (content === undefined) {
         throw new ToolError(
@@ -58,9 +71,13 @@ export function readResultTool(store: ResultStore, maxBytes: number): BaseTool {
           { toolName: readResultName },
         );
       }
-      return args.grep === undefined
-        ? slice(content, args, maxBytes)
-        : grep(content, args.grep, args.offset ?? 1, maxBytes);
+      if (args.grep === undefined) return slice(content, args, maxBytes);
+      return grep(content, {
+        handle: args.handle,
+        needle: args.grep,
+        fromLine: args.offset ?? 1,
+        maxBytes,
+      });
     },
   }) as BaseTool;
 }
@@ -77,24 +94,4 @@ function slice(content: string, args: ReadResultArgs, maxBytes: number): string 
       ? `\n[more from offset ${end}: read_result({"handle":${JSON.stringify(args.handle)},"offset":${end}})]`
       : '';
   return `[bytes ${start}-${end} of ${total}]\n${decoder.decode(bytes.subarray(start, end))}${more}`;
-}
-
-function grep(content: string, needle: string, fromLine: number, maxBytes: number): string {
-  const wanted = needle.toLowerCase();
-  const lines = content.split('\n');
-  const out: string[] = [];
-  let used = 0;
-  for (let index = Math.max(0, fromLine - 1); index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    if (!line.toLowerCase().includes(wanted)) continue;
-    const shown = `${index + 1}: ${line.length > 500 ? `${line.slice(0, 500)}…` : line}`;
-    const size = encoder.encode(shown).length + 1;
-    if (used + size > maxBytes) {
-      out.push(`[more matches from line ${index + 1}: call again with "offset":${index + 1}]`);
-      break;
-    }
-    out.push(shown);
-    used += size;
-  }
-  return out.length === 0 ? `[no line contains ${JSON.stringify(needle)}]` : out.join('\n');
 }

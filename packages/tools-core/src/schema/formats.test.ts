@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from '../json-schema.js';
+import { decodePunycode } from './hostname.js';
 import { createSchemaCompiler } from './index.js';
 
 // Every case of the JSON Schema Test Suite's optional/format files (draft 2020-12) for the
@@ -15,9 +16,21 @@ const folder = new URL('./fixtures/format-suite/', import.meta.url);
 const files = readdirSync(folder).filter((name) => name.endsWith('.json'));
 
 describe('formats: the JSON Schema Test Suite (draft 2020-12, optional/format)', () => {
-  it('has the eight files', () => {
+  it('has the eleven files', () => {
     expect(files.sort()).toEqual(
-      ['date-time', 'date', 'duration', 'email', 'ipv4', 'ipv6', 'time', 'uuid']
+      [
+        'date-time',
+        'date',
+        'duration',
+        'email',
+        'hostname',
+        'ipv4',
+        'ipv6',
+        'time',
+        'uri',
+        'uri-reference',
+        'uuid',
+      ]
         .map((name) => `${name}.json`)
         .sort(),
     );
@@ -41,6 +54,45 @@ describe('formats: the JSON Schema Test Suite (draft 2020-12, optional/format)',
   }
 });
 
+describe('formats: hostname A-labels and URIs beyond the suite', () => {
+  const compiler = createSchemaCompiler();
+  const valid = (format: string, text: string) =>
+    compiler.compile({ format }, format)(text) === undefined;
+
+  it('decodes Punycode (RFC 3492) and checks the U-label', () => {
+    expect(decodePunycode('bcher-kva')).toEqual([...'bücher'].map((char) => char.codePointAt(0)));
+    // RFC 3492 §7.1 sample (A): Arabic (Egyptian).
+    expect(String.fromCodePoint(...(decodePunycode('egbpdaj6bu4bxfgehfvwxn') ?? []))).toBe(
+      '\u0644\u064A\u0647\u0645\u0627\u0628\u062A\u0643\u0644\u0645\u0648\u0634\u0639\u0631\u0628\u064A\u061F',
+    );
+    // A digit run cut short, a non-basic character.
+    for (const broken of ['x', '9', 'a-é', 'bcher-kv']) {
+      expect(decodePunycode(broken), broken).toBeUndefined();
+    }
+    expect(valid('hostname', 'xn--bcher-kva.example')).toBe(true);
+    expect(valid('hostname', 'XN--BCHER-KVA.example')).toBe(true);
+    expect(valid('hostname', 'xn--abc-')).toBe(false); // decodes to ASCII only
+    expect(valid('hostname', 'xn--')).toBe(false);
+    expect(valid('email', 'a@xn--bcher-kva.example')).toBe(true);
+    expect(valid('email', 'a@xn--X.example')).toBe(false);
+  });
+
+  it('reads URIs by the RFC 3986 grammar', () => {
+    expect(valid('uri', 'urn:isbn:0451450523')).toBe(true);
+    expect(valid('uri', 'http://[v1.fe80::a+en1]/')).toBe(true);
+    expect(valid('uri', 'http://user:pa%20ss@host:8080/a/b?c=d/e?f#g/h?i')).toBe(true);
+    expect(valid('uri', 'http://host:port/')).toBe(false);
+    expect(valid('uri', 'http://a b/')).toBe(false);
+    expect(valid('uri', '1http://x')).toBe(false);
+    expect(valid('uri', '//host/path')).toBe(false);
+    expect(valid('uri-reference', '//host/path')).toBe(true);
+    expect(valid('uri-reference', 'a:b/c')).toBe(true);
+    expect(valid('uri-reference', './a:b')).toBe(true);
+    expect(valid('uri-reference', '%zz')).toBe(false);
+    expect(valid('uri-reference', '')).toBe(true);
+  });
+});
+
 describe('formats: cost', () => {
   it('refuses long near-misses of every format (a backtracking catastrophe would time out)', () => {
     const digits = '1'.repeat(100_000);
@@ -53,6 +105,9 @@ describe('formats: cost', () => {
       ipv4: `${'1.'.repeat(50_000)}`,
       ipv6: `${'1:'.repeat(50_000)}`,
       date: digits,
+      uri: `http://${'a'.repeat(50_000)}/${'b/'.repeat(50_000)} `,
+      'uri-reference': `${'%41'.repeat(30_000)}/${'?'.repeat(50_000)}#${'/'.repeat(50_000)}%4`,
+      hostname: `${'xn--'.repeat(60)}a`,
     };
     const compiler = createSchemaCompiler();
     for (const [format, text] of Object.entries(nearMisses)) {

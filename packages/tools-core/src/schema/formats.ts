@@ -1,11 +1,13 @@
 /**
  * The string formats the compiler checks (others are annotations, as the JSON Schema spec
  * allows). `date-time`, `date`, `time`, `duration`, `email`, `uuid`, `ipv4` and `ipv6` follow
- * the JSON Schema Test Suite (draft 2020-12, `optional/format`) case for case; host names are
- * checked as ASCII (RFC 1123, no IDNA) and URIs with the platform's URL parser (not the full
- * RFC 3986 grammar). Every check is linear in the string's length: the regular expressions here
- * have no nested or overlapping repetition, and `\d` is ASCII only (no `u` flag).
+ * the JSON Schema Test Suite (draft 2020-12, `optional/format`) case for case, and so do
+ * `hostname` (RFC 1123, A-labels decoded and checked: `hostname.ts`), `uri` and `uri-reference`
+ * (RFC 3986: `uri.ts`). Every check is linear in the string's length: the regular expressions
+ * here have no nested or overlapping repetition, and `\d` is ASCII only (no `u` flag).
  */
+import { isHostname } from './hostname.js';
+import { isIpv6, isUri, isUriReference } from './uri.js';
 
 const date = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** RFC 3339 `partial-time time-offset`: the offset is `Z` or `±hh:mm`, never `±hh`. */
@@ -65,23 +67,7 @@ const duration = new RegExp(
   String.raw`^P(?:${durationDate}(?:${durationTime})?|${durationTime}|\d+W)$`,
 );
 
-const hostnameLabel = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
-
-function isHostname(text: string): boolean {
-  if (text.length === 0 || text.length > 253) return false;
-  return text.split('.').every((label) => hostnameLabel.test(label));
-}
-
 const ipv4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
-function isIpv6(text: string): boolean {
-  if (text.length > 45 || !/^[0-9a-f:.]+$/i.test(text)) return false;
-  try {
-    return new URL(`http://[${text}]/`).hostname.length > 2;
-  } catch {
-    return false;
-  }
-}
 
 /** RFC 5321 `Quoted-string`: printable ASCII, with `"` and `\` escaped by `\`. */
 const quotedLocalPart = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"$/;
@@ -104,26 +90,6 @@ function isEmail(text: string): boolean {
   return domain.startsWith('[') && domain.endsWith(']')
     ? isAddressLiteral(domain)
     : isHostname(domain);
-}
-
-function isUri(text: string): boolean {
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(text) || /[\s<>"{}|\\^`]/.test(text)) return false;
-  try {
-    new URL(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isUriReference(text: string): boolean {
-  if (/[\s<>"{}|\\^`]/.test(text)) return false;
-  try {
-    new URL(text, 'https://base.invalid/');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function isRegex(text: string): boolean {
