@@ -1,6 +1,7 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { changeNotices } from './change-notices.js';
 import {
   hostRefusal,
   jsonRpcError,
@@ -49,18 +50,19 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
     );
   }
   const calls = new ToolCalls(registry, options);
+  const notices = changeNotices(options);
   const serverInfo = options.serverInfo ?? { name: 'agcore-tools', version: '0.1.0' };
   const legacy: LegacySetup = {
     calls,
     serverInfo,
-    listChanged: options.eventBus !== undefined,
+    listChanged: notices.bus !== undefined,
     ...(protocols.has('2025-11-25') ? { jsonSchemaValidator: legacyValidator() } : {}),
   };
   const modern = protocols.has('2026-07-28')
     ? createModernHandler({
         calls,
         serverInfo,
-        eventBus: options.eventBus,
+        eventBus: notices.bus,
         listCache: options.listCache,
         maxRequestBodyBytes: maxBodyBytes,
         requestStateKey: options.requestStateKey,
@@ -129,7 +131,8 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
     const hosts = options.allowedHosts ?? (facts.loopback ? loopbackHostNames() : undefined);
     const refused = hostRefusal(request, hosts) ?? originRefusal(request, allowedOrigins);
     if (refused !== undefined) return refused;
-    if (request.method !== 'POST') {
+    const stream = request.method === 'GET' && notices.bus !== undefined;
+    if (request.method !== 'POST' && !stream) {
       return jsonRpcError(
         405,
         -32000,
@@ -145,6 +148,8 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
         'www-authenticate': 'Bearer',
       });
     }
+    // The 2025 notification stream: the changes of `eventBus` / `changes` (change-notices.ts).
+    if (stream) return notices.openStream(request, shutdown.signal);
     return servePost(request, caller);
   };
 
@@ -183,6 +188,7 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
     },
     close: async () => {
       shutdown.abort(new Error('the server is closing'));
+      notices.stop();
       await Promise.all([...servers].map((server) => closeServer(server, servers)));
       await modern?.close();
     },

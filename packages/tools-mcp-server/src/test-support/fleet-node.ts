@@ -59,7 +59,9 @@ const store: IdempotencyStore = {
   release: (key) => rm(storeFile(key, 'lease'), { force: true }),
 };
 
-const registry = new ToolRegistry({ timeoutMs: 30_000 });
+// The time limit sizes the lease on a key (limit + max(1 s, 10 %)): a call retried after its node
+// died mid-tool waits for that lease to end, then runs again.
+const registry = new ToolRegistry({ timeoutMs: 5_000 });
 registry.register(
   defineTool({
     name: 'write_once',
