@@ -5,6 +5,7 @@ export { backoffDelay } from './backoff.js';
 export type { BaseTool, NeedsApprovalFunction, ToolDefinition } from './base-tool.js';
 export { isToolName, toToolDefinition } from './base-tool.js';
 export { canonicalJson } from './canonical-json.js';
+export type { ChangeFeed, ServerChange } from './changes.js';
 export type {
   AnyTool,
   DefineToolOptions,

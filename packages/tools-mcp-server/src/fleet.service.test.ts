@@ -1,12 +1,14 @@
 // Issue 21 §2: three serveTools processes behind haproxy (balance roundrobin, health checks on
 // /healthz, option abortonclose), driven by agcore's McpClient on both eras, with idempotency
-// keys (`_meta["dev.agcore/idempotencyKey"]`) and `retry`. Starts services: under CI it runs
+// keys (`_meta["dev.agcore/idempotencyKey"]`) and `retry`. Issue 30 §3 and §5: the nodes share
+// an idempotency store and a change feed (test-support/shared-hub.ts, stand-ins for Postgres). Starts services: under CI it runs
 // only with AGCORE_SERVICE_TESTS=1; without haproxy it skips, unless AGCORE_REQUIRE_HAPROXY=1
 // (then fails).
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { McpClient, type McpProtocol } from '@agcore/tools-mcp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { changesAcrossNodes } from './test-support/fleet-changes.js';
 import { type FleetNode, HaproxyFleet, haproxyFound } from './test-support/haproxy-fleet.js';
 
 const servicesAllowed = process.env.CI !== 'true' || process.env.AGCORE_SERVICE_TESTS === '1';
@@ -49,7 +51,7 @@ describe
 
     afterEach(async () => {
       await client.close();
-      fleet.close();
+      await fleet.close();
     });
 
     /** The node a tool's trace file names (its pid is the file's content), once written. */
@@ -135,6 +137,64 @@ describe
       await expect.poll(() => fleet.status(committer), { timeout: 10_000 }).toMatch(/^DOWN/);
     }, 60_000);
 
+    it('runs 300 keyed calls, each sent twice at once, of a tool that is not idempotent by itself, once each: a node SIGKILLed after a commit, before its answer; the counter ends at 300', async () => {
+      const total = 300;
+      const held = 150;
+      const heldName = encodeURIComponent(key(held));
+      // The node that commits call 150 takes no other call, and is killed once none of its own is
+      // mid-tool (a crash mid-tool runs that call again: the test above), then both copies of
+      // call 150 are answered from the store.
+      writeFileSync(join(fleet.directory, `hold-commit-${heldName}`), '');
+      const killed = (async () => {
+        const prefix = `committed-${heldName}.`;
+        await expect.poll(() => files(prefix).length, { timeout: 60_000 }).toBe(1);
+        const node = fleet.nodeOf(Number(files(prefix)[0]?.slice(prefix.length))) as FleetNode;
+        await expect
+          .poll(() => existsSync(join(fleet.directory, `quiet-${node.child.pid}`)), {
+            timeout: 60_000,
+          })
+          .toBe(true);
+        node.child.kill('SIGKILL');
+        rmSync(join(fleet.directory, `hold-commit-${heldName}`));
+        return node;
+      })();
+      killed.catch(() => undefined);
+      const answers = new Map<number, unknown>();
+      let next = 0;
+      const worker = async () => {
+        for (let n = next++; n < total; n = next++) {
+          const options = { idempotencyKey: key(n) };
+          const [a, b] = await Promise.all([
+            client.callTool('count', { n }, options),
+            client.callTool('count', { n }, options),
+          ]);
+          expect(b.value).toEqual(a.value);
+          answers.set(n, a.value);
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, () => worker()));
+      const victim = await killed;
+
+      const lines = readFileSync(join(fleet.directory, 'counter'), 'utf8').trim().split('\n');
+      expect(lines.length).toBe(total);
+      expect(new Set(lines.map((line) => line.split(' ')[0])).size).toBe(total);
+      for (const [n, value] of answers) expect(value).toMatchObject({ n });
+      // Call 150's answer is the result the killed node committed.
+      expect(answers.get(held)).toEqual({ n: held, pid: victim.child.pid });
+      await expect.poll(() => fleet.status(victim), { timeout: 10_000 }).toMatch(/^DOWN/);
+    }, 240_000);
+
+    it('announces a tool registered on one node to a client through haproxy, whichever node holds its stream', async ({
+      annotate,
+    }) => {
+      const latencies = await changesAcrossNodes(fleet, protocol);
+      // Reported, not asserted (no wall-clock asserts): see the README's Measured.
+      await annotate(
+        `fleet ${protocol}: change → client ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms, ${fleet.hub.relayed.length} publishes`,
+      );
+      expect(latencies).toHaveLength(fleet.nodes.length);
+    }, 120_000);
+
     it("passes an aborted call's cancel through haproxy: the tool's signal aborts on the server", async () => {
       const id = `cancel-${protocol}`;
       const controller = new AbortController();
@@ -153,6 +213,6 @@ describe
       // The client goes on: its next call is answered.
       const after = await client.callTool('write_once', { n: 1 }, { idempotencyKey: key(1) });
       expect(after.value).toMatchObject({ n: 1 });
-    }, 30_000);
+    }, 60_000);
   },
 );

@@ -1,5 +1,7 @@
 export type { VerifyBearerJwtOptions } from './bearer-jwt.js';
 export { verifyBearerJwt } from './bearer-jwt.js';
+export type { ChangeFeed, ServerChange } from './change-feed.js';
+export { InMemoryChangeFeed } from './change-feed.js';
 export type {
   IdempotencyReservation,
   IdempotencyStore,

@@ -1,6 +1,7 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { changeNotices } from './change-notices.js';
 import { LogLevels } from './client-logging.js';
 import {
   hostRefusal,
@@ -52,13 +53,14 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
   }
   const calls = new ToolCalls(registry, options);
   const offerings = new Offerings(registry, options);
+  const notices = changeNotices(options);
   const serverInfo = options.serverInfo ?? { name: 'agcore-tools', version: '0.1.0' };
   const legacy: LegacySetup = {
     calls,
     offerings,
     logLevels: new LogLevels(),
     serverInfo,
-    listChanged: options.eventBus !== undefined,
+    listChanged: notices.bus !== undefined,
     ...(protocols.has('2025-11-25') ? { jsonSchemaValidator: legacyValidator() } : {}),
   };
   const modern = protocols.has('2026-07-28')
@@ -66,7 +68,7 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
         calls,
         offerings,
         serverInfo,
-        eventBus: options.eventBus,
+        eventBus: notices.bus,
         listCache: options.listCache,
         maxRequestBodyBytes: maxBodyBytes,
         requestStateKey: options.requestStateKey,
@@ -135,7 +137,8 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
     const hosts = options.allowedHosts ?? (facts.loopback ? loopbackHostNames() : undefined);
     const refused = hostRefusal(request, hosts) ?? originRefusal(request, allowedOrigins);
     if (refused !== undefined) return refused;
-    if (request.method !== 'POST') {
+    const stream = request.method === 'GET' && notices.bus !== undefined;
+    if (request.method !== 'POST' && !stream) {
       return jsonRpcError(
         405,
         -32000,
@@ -151,6 +154,8 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
         'www-authenticate': 'Bearer',
       });
     }
+    // The 2025 notification stream: the changes of `eventBus` / `changes` (change-notices.ts).
+    if (stream) return notices.openStream(request, shutdown.signal);
     return servePost(request, caller);
   };
 
@@ -189,6 +194,7 @@ export function serveTools(registry: ToolRegistry, options: ServeToolsOptions = 
     },
     close: async () => {
       shutdown.abort(new Error('the server is closing'));
+      notices.stop();
       await Promise.all([...servers].map((server) => closeServer(server, servers)));
       await modern?.close();
     },

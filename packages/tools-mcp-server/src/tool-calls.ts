@@ -14,6 +14,7 @@ import {
 } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { withCallerTrace } from './caller-trace.js';
+import { type HeldRun, type KeyedCallLimits, keyedCallLimits, runKeyed } from './keyed-call.js';
 import type { ApprovalPolicy, McpCaller, McpClientCapability, ServeToolsOptions } from './types.js';
 
 /** The result `_meta` key carrying a failed call's `ToolError` code (see README). */
@@ -54,16 +55,25 @@ export type CallOutcome =
 /** The context `serveTools` hands the registry: `ToolContext` plus the caller. */
 type ServedContext = Partial<ToolContext> & { caller?: McpCaller };
 
-/** Runs `tools/call` for both eras: approval, idempotency, `registry.invoke`, error mapping. */
+/**
+ * Runs `tools/call` for both eras: approval, idempotency (a keyed call runs under a lease on its
+ * key, see `runKeyed`), `registry.invoke`, error mapping.
+ * @throws {TypeError} (constructor) for an `idempotencyStore` on a registry without a time limit
+ */
 export class ToolCalls {
   readonly #registry: ToolRegistry;
   readonly #options: ServeToolsOptions;
   readonly #redact: Redactor | undefined;
+  readonly #limits: KeyedCallLimits | undefined;
 
   constructor(registry: ToolRegistry, options: ServeToolsOptions) {
     this.#registry = registry;
     this.#options = options;
     this.#redact = options.secrets === undefined ? undefined : createRedactor(options.secrets);
+    this.#limits =
+      options.idempotencyStore === undefined
+        ? undefined
+        : keyedCallLimits(registry.callTimeLimitMs);
   }
 
   /**
@@ -107,12 +117,32 @@ export class ToolCalls {
     const refusal = await this.#approvalRefusal(request);
     if (refusal !== undefined) return this.#failure('denied', refusal);
     const key = readIdempotencyKey(request.meta);
-    const storeKey = key === undefined ? undefined : scopedKey(request, key);
     const store = this.#options.idempotencyStore;
-    if (store !== undefined && storeKey !== undefined) {
-      const stored = await store.get(storeKey);
-      if (stored !== undefined) return { kind: 'result', result: success(stored) };
+    if (store === undefined || key === undefined || this.#limits === undefined)
+      return (await this.#invoke(request, key)).outcome;
+    const keyed = await runKeyed(store, scopedKey(request, key), this.#limits, request.signal, () =>
+      this.#invoke(request, key),
+    );
+    switch (keyed.kind) {
+      case 'stored':
+        return { kind: 'result', result: success(keyed.value) };
+      case 'ran':
+        return keyed.outcome;
+      case 'timeout':
+        return this.#failure(
+          'timeout',
+          `Another call of ${request.name} with this idempotency key is still running (on this server or another of its fleet) after ${this.#limits.leaseMs} ms (this call's time limit and lease margin); retry with the same key for its result.`,
+        );
+      case 'cancelled':
+        return this.#failure(
+          'cancelled',
+          `The call of ${request.name} was cancelled while it waited for another call with its idempotency key.`,
+        );
     }
+  }
+
+  /** Runs the call through `registry.invoke`: its answer, and the value to commit on success. */
+  async #invoke(request: CallRequest, key: string | undefined): Promise<HeldRun<CallOutcome>> {
     const context: ServedContext = {
       ...(key === undefined ? {} : { idempotencyKey: key }),
       ...(request.caller === undefined ? {} : { caller: request.caller }),
@@ -124,15 +154,15 @@ export class ToolCalls {
     const { output } = await withCallerTrace(request.meta, () =>
       this.#registry.invoke(request.name, request.args, { signal: request.signal, context }),
     );
-    if (output.ok) {
-      if (store !== undefined && storeKey !== undefined) await store.set(storeKey, output.value);
-      return { kind: 'result', result: success(output.value) };
-    }
+    if (output.ok)
+      return { outcome: { kind: 'result', result: success(output.value) }, commit: output.value };
     if (output.awaitingInput !== undefined) {
       const { prompt, data } = output.awaitingInput;
-      return { kind: 'awaiting_input', prompt, ...(data === undefined ? {} : { data }) };
+      return {
+        outcome: { kind: 'awaiting_input', prompt, ...(data === undefined ? {} : { data }) },
+      };
     }
-    return this.#failure(output.error.code, output.error.message);
+    return { outcome: this.#failure(output.error.code, output.error.message) };
   }
 
   /** Why a `needsApproval` call may not run, or `undefined` when it may. */

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@agcore/tools-core';
+import type { ChangeFeed, JsonValue } from '@agcore/tools-core';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { McpPromptProvider, McpResourceProvider } from './offerings.js';
@@ -76,7 +76,12 @@ export interface ServeToolsOptions {
   readonly allowedOrigins?: readonly string[];
   /** The largest request body read, in bytes; default 1 MiB. A larger one answers `413`. */
   readonly maxRequestBodyBytes?: number;
-  /** Returns the stored result for an idempotency key it already committed (see README). */
+  /**
+   * Where keyed calls (`_meta["dev.agcore/idempotencyKey"]`) are reserved and their results
+   * committed, shared by a fleet: a committed key answers its stored result; a key another call
+   * holds is waited for; a lease whose holder died is taken over (see README). Needs a registry
+   * with a finite time limit (`TypeError` otherwise): the lease is that limit + max(1 s, 10 %).
+   */
   readonly idempotencyStore?: IdempotencyStore;
   /**
    * The HMAC key (at least 32 bytes) that seals `input_required` request state; every instance of
@@ -89,10 +94,19 @@ export interface ServeToolsOptions {
   readonly listCache?: ListCacheHint;
   /**
    * A change-event bus shared by every instance: with it the server advertises
-   * `tools.listChanged` and 2026-07-28 `subscriptions/listen` streams hear its events; without
-   * it `listChanged` is off (a stateless instance cannot know what another one changed).
+   * `tools.listChanged`, and 2026-07-28 `subscriptions/listen` streams and 2025 GET streams hear
+   * its events; without it (or `changes`) `listChanged` is off (a stateless instance cannot
+   * know what another one changed).
    */
   readonly eventBus?: ServerEventBus;
+  /**
+   * The change feed the instances of a fleet share (`InMemoryChangeFeed` in one process, a
+   * shared one across processes): every change published on it, on any instance, is announced to
+   * this instance's clients (`notifications/tools/list_changed` on 2025-11-25, also on the GET
+   * notification stream; `subscriptions/listen` on 2026-07-28), and `tools.listChanged` is
+   * advertised. Publish on it after changing the registry. Not with `eventBus` (`TypeError`).
+   */
+  readonly changes?: ChangeFeed;
   /** Secrets taken out of every error message before it leaves the server. */
   readonly secrets?: Iterable<string>;
   /**

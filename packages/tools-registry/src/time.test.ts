@@ -125,3 +125,15 @@ describe('progress and time', () => {
     expect(() => new ToolRegistry({ maxTotalTimeoutMs: -5 })).toThrow(TypeError);
   });
 });
+
+describe('callTimeLimitMs', () => {
+  it('is the longest a call may run under the registry policy, Infinity without one', () => {
+    expect(new ToolRegistry().callTimeLimitMs).toBe(60_000);
+    expect(new ToolRegistry({ timeoutMs: 500 }).callTimeLimitMs).toBe(500);
+    expect(new ToolRegistry({ timeoutMs: 500, maxTotalTimeoutMs: 200 }).callTimeLimitMs).toBe(200);
+    expect(new ToolRegistry({ timeoutMs: 500, resetTimeoutOnProgress: true }).callTimeLimitMs).toBe(
+      5000,
+    );
+    expect(new ToolRegistry({ timeoutMs: 0 }).callTimeLimitMs).toBe(Number.POSITIVE_INFINITY);
+  });
+});

@@ -88,6 +88,16 @@ export class ToolRegistry {
     return this.checker;
   }
 
+  /**
+   * The longest a call of this registry's time policy may run, in milliseconds: `timeoutMs`
+   * (capped by `maxTotalTimeoutMs`), or `maxTotalTimeoutMs` when progress extends calls;
+   * `Infinity` when calls have no limit. What a server sizes a lease on a call by.
+   */
+  get callTimeLimitMs(): number {
+    const { timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs } = this.time;
+    return resetTimeoutOnProgress ? maxTotalTimeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs);
+  }
+
   /** How many tools are registered. */
   get size(): number {
     return this.entries.size;

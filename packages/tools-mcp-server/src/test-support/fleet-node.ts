@@ -1,19 +1,28 @@
-// One process of the fleet test. Args: port, directory; prints "ready" on stdout when listening.
+// One process of the fleet test. Args: port, directory, and the URL of the shared hub (its
+// idempotency store and change feed, shared-hub.ts; without it a store in files of the
+// directory, no feed); prints "ready" on stdout when listening.
 // Its registry's tools leave their traces as files in the directory the fleet shares:
 // - `write_once` writes an O_EXCL `effect-<key>` file per idempotency key (a side effect that
 //   must happen once); each run also leaves `ran-<key>.<pid>` (a call run again on another node
 //   shows), then waits while `hold-<key>` exists (so the test can kill the node a call runs on);
 // - `slow` writes `started-<id>`, then `aborted-<id>` when its signal aborts;
 // - `hold` commits its effect, then waits while `hold-<id>` exists (a node to kill after the
-//   commit, before the answer).
+//   commit, before the answer);
+// - `count` appends a line to `counter` per run: not idempotent by itself. With the hub, a call
+//   whose `hold-commit-<key>` exists is held after the store's commit, before its answer (see
+//   heldHubStore: a node to kill then);
+// - `add_tool` registers a tool of the name given (once) and publishes `tools_list_changed` when
+//   asked to.
 import { existsSync } from 'node:fs';
-import { open, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineTool, type JsonValue } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { type IdempotencyStore, serveTools } from '../index.js';
+import { HubChangeFeed, hubIdempotencyStore } from './hub-client.js';
 
-const [portText = '0', directory = '.'] = process.argv.slice(2);
+const [portText = '0', directory = '.', hub] = process.argv.slice(2);
+const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 const storeFile = (key: string, kind: 'store' | 'lease'): string =>
   join(directory, `${kind}-${encodeURIComponent(key)}.json`);
@@ -31,7 +40,7 @@ async function committed(key: string): Promise<JsonValue | undefined> {
  * A store shared by the fleet's processes: one file per key in `directory`, and a lease file
  * per key made with O_EXCL (its content: when the lease ends); an expired lease is taken over.
  */
-const store: IdempotencyStore = {
+const fileStore: IdempotencyStore = {
   get: committed,
   set: async (key, value) => {
     await writeFile(storeFile(key, 'store'), JSON.stringify(value), { flag: 'wx' }).catch(
@@ -59,7 +68,9 @@ const store: IdempotencyStore = {
   release: (key) => rm(storeFile(key, 'lease'), { force: true }),
 };
 
-const registry = new ToolRegistry({ timeoutMs: 30_000 });
+// The time limit sizes the lease on a key (limit + max(1 s, 10 %)): a call retried after its node
+// died mid-tool waits for that lease to end, then runs again.
+const registry = new ToolRegistry({ timeoutMs: 5_000 });
 registry.register(
   defineTool({
     name: 'write_once',
@@ -122,8 +133,93 @@ registry.register(
   }),
 );
 
+/**
+ * The hub's store. Once it committed the call whose `hold-commit-<key>` exists, this node takes
+ * no other key (its reservations wait for ever), writes `committed-<key>.<pid>`, then, once no
+ * other call of its own is between reservation and commit, `quiet-<pid>`, and holds that call's
+ * answer while the file exists: a node to kill after a commit, with no other call mid-tool.
+ */
+function heldHubStore(url: string): IdempotencyStore {
+  const shared = hubIdempotencyStore(url);
+  let frozen = false;
+  let pending = 0;
+  let holding = 0;
+  return {
+    get: shared.get,
+    reserve: async (key, leaseMs) => {
+      while (frozen) await pause();
+      pending += 1;
+      try {
+        const found = await shared.reserve(key, leaseMs);
+        if (found.state === 'reserved') holding += 1;
+        return found;
+      } finally {
+        pending -= 1;
+      }
+    },
+    release: async (key) => {
+      holding -= 1;
+      await shared.release(key);
+    },
+    set: async (key, value) => {
+      await shared.set(key, value);
+      holding -= 1;
+      // serveTools scopes a key as [caller, tool, key]; the test names the call's own key.
+      const name = encodeURIComponent(String((JSON.parse(key) as unknown[])[2]));
+      if (!existsSync(join(directory, `hold-commit-${name}`))) return;
+      frozen = true;
+      await writeFile(join(directory, `committed-${name}.${process.pid}`), '');
+      while (pending > 0 || holding > 0) await pause();
+      await writeFile(join(directory, `quiet-${process.pid}`), '');
+      while (existsSync(join(directory, `hold-commit-${name}`))) await pause();
+    },
+  };
+}
+
+registry.register(
+  defineTool({
+    name: 'count',
+    description: 'Appends a line to the counter file per run (not idempotent by itself)',
+    parameters: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+    execute: async ({ n }, context) => {
+      await appendFile(join(directory, 'counter'), `${context.idempotencyKey ?? '-'} ${n}\n`);
+      return { n, pid: process.pid };
+    },
+  }),
+);
+
+const changes = hub === undefined ? undefined : new HubChangeFeed(hub);
+await changes?.connect();
+registry.register(
+  defineTool({
+    name: 'add_tool',
+    description:
+      'Registers a tool of the name given, then publishes tools_list_changed (unless told not to)',
+    parameters: {
+      type: 'object',
+      properties: { name: { type: 'string' }, publish: { type: 'boolean' } },
+      required: ['name', 'publish'],
+    },
+    execute: async ({ name, publish }) => {
+      if (!registry.has(name)) {
+        registry.register(
+          defineTool({
+            name,
+            description: `Added by add_tool`,
+            parameters: { type: 'object', properties: {} },
+            execute: async () => name,
+          }),
+        );
+      }
+      if (publish) await changes?.publish({ kind: 'tools_list_changed' });
+      return { name, pid: process.pid };
+    },
+  }),
+);
+
 const served = serveTools(registry, {
-  idempotencyStore: store,
+  idempotencyStore: hub === undefined ? fileStore : heldHubStore(hub),
+  ...(changes === undefined ? {} : { changes }),
   allowedHosts: ['127.0.0.1', 'localhost'],
 });
 await served.listen({ port: Number(portText) });

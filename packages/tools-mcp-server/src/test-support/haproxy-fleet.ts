@@ -1,12 +1,14 @@
 // The fleet of the service test: `size` serveTools processes (fleet-node.ts, bundled by
 // build-stdio-server.ts) on 127.0.0.1 behind haproxy, with the configuration the README shows
-// (balance roundrobin, health checks on /healthz, option abortonclose, no retries of its own).
+// (balance roundrobin, health checks on /healthz, option abortonclose, no retries of its own),
+// sharing an idempotency store and a change feed (shared-hub.ts, in this process).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fleetNodePath } from './build-stdio-server.js';
+import { SharedHub } from './shared-hub.js';
 
 /** Whether `haproxy` runs on this machine. */
 export const haproxyFound = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
@@ -30,8 +32,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function startNode(name: string, port: number, directory: string): Promise<FleetNode> {
-  const child = spawn(process.execPath, [fleetNodePath, String(port), directory], {
+function startNode(name: string, port: number, directory: string, hub: string): Promise<FleetNode> {
+  const child = spawn(process.execPath, [fleetNodePath, String(port), directory, hub], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -64,6 +66,8 @@ export function haproxyConfig(front: number, stats: number, ports: readonly numb
     'defaults',
     '  mode http',
     '  option abortonclose',
+    // Each SSE event (a notification stream's) goes out as it comes, not held for a full packet.
+    '  option http-no-delay',
     '  option http-server-close',
     '  retries 0',
     '  timeout connect 2s',
@@ -99,6 +103,8 @@ export class HaproxyFleet {
     /** The MCP endpoint through haproxy. */
     readonly url: string,
     readonly nodes: readonly FleetNode[],
+    /** The idempotency store and change feed the nodes share. */
+    readonly hub: SharedHub,
     private readonly haproxy: ChildProcess,
     private readonly statsUrl: string,
   ) {}
@@ -106,9 +112,10 @@ export class HaproxyFleet {
   /** Starts `size` nodes and haproxy in front; resolves once haproxy answers `/healthz`. */
   static async start(size = 3): Promise<HaproxyFleet> {
     const directory = mkdtempSync(join(tmpdir(), 'agcore-fleet-'));
+    const hub = await SharedHub.start();
     const nodes: FleetNode[] = [];
     for (let index = 0; index < size; index += 1) {
-      nodes.push(await startNode(`n${index}`, await freePort(), directory));
+      nodes.push(await startNode(`n${index}`, await freePort(), directory, hub.url));
     }
     const front = await freePort();
     const stats = await freePort();
@@ -126,6 +133,7 @@ export class HaproxyFleet {
       directory,
       `http://127.0.0.1:${front}/mcp`,
       nodes,
+      hub,
       haproxy,
       `http://127.0.0.1:${stats}/stats;csv`,
     );
@@ -149,10 +157,11 @@ export class HaproxyFleet {
     return row?.[header.indexOf('status')] ?? 'missing';
   }
 
-  /** Stops haproxy and every node (SIGKILL) and removes the shared folder. */
-  close(): void {
+  /** Stops haproxy, every node (SIGKILL) and the hub, and removes the shared folder. */
+  async close(): Promise<void> {
     this.haproxy.kill('SIGKILL');
     for (const node of this.nodes) node.child.kill('SIGKILL');
+    await this.hub.close();
     rmSync(this.directory, { recursive: true, force: true });
   }
 }
