@@ -7,6 +7,7 @@ import { LlmCycle, LlmError, type RunState } from '@agcore/llm-cycle';
 import { ScriptedProvider, textResponse } from '@agcore/llm-cycle/testing';
 import { createPostgresStores } from '../index.js';
 import { deleteRegistry } from './run-kit.js';
+import { handleIn, longReport, spillOnce } from './spill-kit.js';
 
 const [mode = '', url = '', schema = '', ...rest] = process.argv.slice(2);
 const stores = createPostgresStores({ connectionString: url }, { schema });
@@ -48,6 +49,8 @@ async function main(): Promise<unknown> {
     case 'put':
       await stores.resultStore.put(rest[0] ?? '', readFileSync(rest[1] ?? '', 'utf8'), 'run');
       return { put: true };
+    case 'spill':
+      return { handle: handleIn(await spillOnce(stores.resultStore, longReport(Number(rest[0])))) };
     case 'get':
       return { content: (await stores.resultStore.get(rest[0] ?? '')) ?? null };
     default:
