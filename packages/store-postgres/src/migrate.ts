@@ -47,7 +47,7 @@ export async function migrate(database: Database): Promise<number[]> {
   try {
     client = await database.pool.connect();
   } catch (error) {
-    throw new PostgresStoreError('migrate', database.target, error);
+    throw new PostgresStoreError('PostgresStores.migrate', database.target, error);
   }
   const s = database.schema;
   let broken: unknown;
@@ -74,7 +74,7 @@ export async function migrate(database: Database): Promise<number[]> {
   } catch (error) {
     broken = error;
     await client.query('ROLLBACK').catch(() => undefined);
-    throw new PostgresStoreError('migrate', database.target, error);
+    throw new PostgresStoreError('PostgresStores.migrate', database.target, error);
   } finally {
     // A connection that failed mid-transaction is not handed back to the pool for reuse.
     client.release(broken instanceof Error ? broken : undefined);
