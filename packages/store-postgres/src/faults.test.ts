@@ -84,7 +84,7 @@ describe('Postgres down at start', () => {
         resultStore.put('handle', 'content', huge),
         resultStore.get(huge),
         // Under the code-unit bound but over the byte bound once stored.
-        idempotencyStore.get('\u0000'.repeat(400)),
+        idempotencyStore.get('\u0000'.repeat(3000)),
       ]) {
         await expect(attempt).rejects.toThrow(RangeError);
       }

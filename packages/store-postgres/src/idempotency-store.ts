@@ -18,7 +18,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   readonly #database: Database;
   readonly #ttlMs: number;
   readonly #sweeper: Sweeper;
-  /** The holder token of each lease this store took and has not ended. */
+  /** The holder token of each lease this store took and has not ended, by key digest (hex). */
   readonly #held = new Map<string, string>();
   readonly #get: Statement;
   readonly #set: Statement;
@@ -32,13 +32,13 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     this.#sweeper = new Sweeper(database, 'idempotency', 'PostgresIdempotencyStore.cleanup');
     this.#get = database.statement(
       'idem_get',
-      'SELECT value FROM {s}.idempotency WHERE key = $1 AND value IS NOT NULL AND expires_at > now()',
+      'SELECT value FROM {s}.idempotency WHERE key_hash = $1 AND value IS NOT NULL AND expires_at > now()',
     );
     this.#set = database.statement(
       'idem_set',
-      `INSERT INTO {s}.idempotency AS i (key, value, holder, expires_at)
-       VALUES ($1, $2, NULL, now() + $3::double precision * interval '1 millisecond')
-       ON CONFLICT (key) DO UPDATE
+      `INSERT INTO {s}.idempotency AS i (key_hash, key, value, holder, expires_at)
+       VALUES ($1, $2, $3, NULL, now() + $4::double precision * interval '1 millisecond')
+       ON CONFLICT (key_hash) DO UPDATE
          SET value = EXCLUDED.value, holder = NULL, expires_at = EXCLUDED.expires_at
          WHERE i.value IS NULL OR i.expires_at <= now()`,
     );
@@ -46,28 +46,30 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     // always writes (so it always returns the row, also to the caller that did not take it).
     this.#reserve = database.statement(
       'idem_reserve',
-      `INSERT INTO {s}.idempotency AS i (key, value, holder, expires_at)
-       VALUES ($1, NULL, $2::text, now() + $3::double precision * interval '1 millisecond')
-       ON CONFLICT (key) DO UPDATE SET
+      `INSERT INTO {s}.idempotency AS i (key_hash, key, value, holder, expires_at)
+       VALUES ($1, $2, NULL, $3::text, now() + $4::double precision * interval '1 millisecond')
+       ON CONFLICT (key_hash) DO UPDATE SET
          value = CASE WHEN i.expires_at <= now() THEN NULL ELSE i.value END,
          holder = CASE WHEN i.expires_at <= now() THEN EXCLUDED.holder ELSE i.holder END,
          expires_at = CASE WHEN i.expires_at <= now() THEN EXCLUDED.expires_at ELSE i.expires_at END
-       RETURNING holder = $2::text AS reserved, value`,
+       RETURNING holder = $3::text AS reserved, value`,
     );
     this.#release = database.statement(
       'idem_release',
-      'DELETE FROM {s}.idempotency WHERE key = $1 AND value IS NULL AND holder = $2',
+      'DELETE FROM {s}.idempotency WHERE key_hash = $1 AND value IS NULL AND holder = $2',
     );
   }
 
   /**
    * The result committed under `key` (and not expired), or `undefined`.
-   * @throws {TypeError} / {RangeError} (as a rejection) for a key that is not a non-empty string / is over 2 KiB as stored
+   * @throws {TypeError} / {RangeError} (as a rejection) for a key that is not a non-empty string / is over 16 KiB as stored
    * @throws {PostgresStoreError} (as a rejection) when Postgres fails
    */
   async get(key: string): Promise<JsonValue | undefined> {
     const stored = encodeKey('PostgresIdempotencyStore.get', 'key', key);
-    const result = await this.#database.run('PostgresIdempotencyStore.get', this.#get, [stored]);
+    const result = await this.#database.run('PostgresIdempotencyStore.get', this.#get, [
+      stored.digest,
+    ]);
     const value: unknown = result.rows[0]?.value;
     return typeof value === 'string' ? (JSON.parse(value) as JsonValue) : undefined;
   }
@@ -85,11 +87,12 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       throw new TypeError('PostgresIdempotencyStore.set: value must be a JSON value.');
     }
     await this.#database.run('PostgresIdempotencyStore.set', this.#set, [
-      stored,
+      stored.digest,
+      stored.text,
       json,
       this.#ttlMs,
     ]);
-    this.#held.delete(stored);
+    this.#held.delete(stored.digest.toString('hex'));
     this.#sweeper.wrote();
   }
 
@@ -108,13 +111,14 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     }
     const holder = randomUUID();
     const result = await this.#database.run('PostgresIdempotencyStore.reserve', this.#reserve, [
-      stored,
+      stored.digest,
+      stored.text,
       holder,
       leaseMs,
     ]);
     const row = result.rows[0] as { reserved: boolean; value: string | null } | undefined;
     if (row?.reserved === true) {
-      this.#hold(stored, holder);
+      this.#hold(stored.digest.toString('hex'), holder);
       return { state: 'reserved' };
     }
     if (typeof row?.value === 'string') {
@@ -129,10 +133,13 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
    */
   async release(key: string): Promise<void> {
     const stored = encodeKey('PostgresIdempotencyStore.release', 'key', key);
-    const holder = this.#held.get(stored);
+    const holder = this.#held.get(stored.digest.toString('hex'));
     if (holder === undefined) return;
-    this.#held.delete(stored);
-    await this.#database.run('PostgresIdempotencyStore.release', this.#release, [stored, holder]);
+    this.#held.delete(stored.digest.toString('hex'));
+    await this.#database.run('PostgresIdempotencyStore.release', this.#release, [
+      stored.digest,
+      holder,
+    ]);
   }
 
   /**
@@ -148,9 +155,9 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     return this.#sweeper.idle();
   }
 
-  #hold(stored: string, holder: string): void {
-    this.#held.delete(stored);
-    this.#held.set(stored, holder);
+  #hold(digest: string, holder: string): void {
+    this.#held.delete(digest);
+    this.#held.set(digest, holder);
     if (this.#held.size > maxHeld) {
       const oldest = this.#held.keys().next();
       if (oldest.done !== true) this.#held.delete(oldest.value);

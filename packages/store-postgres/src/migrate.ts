@@ -8,25 +8,32 @@ import type pg from 'pg';
 import type { Database } from './database.js';
 import { PostgresStoreError } from './database.js';
 
-/** The migrations, in order; `{s}` is the quoted schema. Never edit one that shipped: add the next. */
+/**
+ * The migrations, in order; `{s}` is the quoted schema. Never edit one that shipped: add the
+ * next. Keys are looked up by the SHA-256 of their stored text (`*_hash`); the text is kept
+ * beside it for people reading the tables.
+ */
 const migrations: readonly { readonly version: number; readonly sql: string }[] = [
   {
     version: 1,
     sql: `
       CREATE TABLE {s}.runs (
-        run_id text PRIMARY KEY,
+        run_key bytea PRIMARY KEY,
+        run_id text NOT NULL,
         epoch bigint NOT NULL,
         claimed_at timestamptz NOT NULL DEFAULT now()
       );
       CREATE TABLE {s}.idempotency (
-        key text PRIMARY KEY,
+        key_hash bytea PRIMARY KEY,
+        key text NOT NULL,
         value text,
         holder text,
         expires_at timestamptz NOT NULL
       );
       CREATE INDEX idempotency_expires_at ON {s}.idempotency (expires_at);
       CREATE TABLE {s}.results (
-        handle text PRIMARY KEY,
+        handle_hash bytea PRIMARY KEY,
+        handle text NOT NULL,
         run_id text NOT NULL,
         content text NOT NULL,
         expires_at timestamptz NOT NULL

@@ -25,20 +25,20 @@ export class PostgresResultStore implements ResultStore {
     this.#sweeper = new Sweeper(database, 'results', 'PostgresResultStore.cleanup');
     this.#put = database.statement(
       'result_put',
-      `INSERT INTO {s}.results (handle, run_id, content, expires_at)
-       VALUES ($1, $2, $3, now() + $4::double precision * interval '1 millisecond')
-       ON CONFLICT (handle) DO UPDATE
+      `INSERT INTO {s}.results (handle_hash, handle, run_id, content, expires_at)
+       VALUES ($1, $2, $3, $4, now() + $5::double precision * interval '1 millisecond')
+       ON CONFLICT (handle_hash) DO UPDATE
          SET run_id = EXCLUDED.run_id, content = EXCLUDED.content, expires_at = EXCLUDED.expires_at`,
     );
     this.#get = database.statement(
       'result_get',
-      'SELECT content FROM {s}.results WHERE handle = $1 AND expires_at > now()',
+      'SELECT content FROM {s}.results WHERE handle_hash = $1 AND expires_at > now()',
     );
   }
 
   /**
    * Keeps `content` under `handle` for `ttlMs` (a second put of one handle replaces it).
-   * @throws {RangeError} (as a rejection) for content over `maxBytes`, or a handle or run id over 2 KiB as stored
+   * @throws {RangeError} (as a rejection) for content over `maxBytes`, or a handle or run id over 16 KiB as stored
    * @throws {TypeError} (as a rejection) for a handle or run id that is not a non-empty string, or content that is not a string
    * @throws {PostgresStoreError} (as a rejection) when Postgres fails
    */
@@ -55,8 +55,9 @@ export class PostgresResultStore implements ResultStore {
       );
     }
     await this.#database.run('PostgresResultStore.put', this.#put, [
-      stored,
-      run,
+      stored.digest,
+      stored.text,
+      run.text,
       JSON.stringify(content),
       this.#ttlMs,
     ]);
@@ -69,7 +70,7 @@ export class PostgresResultStore implements ResultStore {
    */
   async get(handle: string): Promise<string | undefined> {
     const stored = encodeKey('PostgresResultStore.get', 'handle', handle);
-    const result = await this.#database.run('PostgresResultStore.get', this.#get, [stored]);
+    const result = await this.#database.run('PostgresResultStore.get', this.#get, [stored.digest]);
     return decodeString(result.rows[0]?.content);
   }
 

@@ -18,8 +18,8 @@ export class PostgresRunStore implements RunStore {
     this.#database = database;
     this.#claim = database.statement(
       'claim',
-      `INSERT INTO {s}.runs AS r (run_id, epoch) VALUES ($1, $2)
-       ON CONFLICT (run_id) DO UPDATE SET epoch = EXCLUDED.epoch, claimed_at = now()
+      `INSERT INTO {s}.runs AS r (run_key, run_id, epoch) VALUES ($1, $2, $3)
+       ON CONFLICT (run_key) DO UPDATE SET epoch = EXCLUDED.epoch, claimed_at = now()
        WHERE r.epoch < EXCLUDED.epoch
        RETURNING 1`,
     );
@@ -29,7 +29,7 @@ export class PostgresRunStore implements RunStore {
    * `true` when `epoch` is above every epoch granted for `runId` so far (it is granted now),
    * else `false`. One round trip.
    * @throws {TypeError} (as a rejection) for a run id that is not a non-empty string or an epoch that is not an integer >= 0
-   * @throws {RangeError} (as a rejection) for a run id over 2 KiB as stored
+   * @throws {RangeError} (as a rejection) for a run id over 16 KiB as stored
    * @throws {PostgresStoreError} (as a rejection) when Postgres fails: the cycle ends that resume with `callback_failed`
    */
   async claim(runId: string, epoch: number): Promise<boolean> {
@@ -39,7 +39,11 @@ export class PostgresRunStore implements RunStore {
         `PostgresRunStore.claim: epoch must be an integer >= 0, got ${String(epoch)}.`,
       );
     }
-    const result = await this.#database.run('PostgresRunStore.claim', this.#claim, [key, epoch]);
+    const result = await this.#database.run('PostgresRunStore.claim', this.#claim, [
+      key.digest,
+      key.text,
+      epoch,
+    ]);
     return result.rowCount === 1;
   }
 }
