@@ -77,13 +77,16 @@ export interface Statement {
 
 /** The pool, the schema and the target of one set of stores. */
 export class Database {
+  /** The pool every statement runs on. */
   readonly pool: pg.Pool;
   /** The schema, quoted. */
   readonly schema: string;
   /** The schema as given. */
   readonly schemaName: string;
+  /** `host:port/database`, for error messages. */
   readonly target: string;
 
+  /** The database of `pool`, in schema `schemaName` (checked), described as `target`. */
   constructor(pool: pg.Pool, schemaName: string, target: string) {
     this.pool = pool;
     this.schema = quoteSchema(schemaName);

@@ -16,6 +16,7 @@ export class Sweeper {
   #writes = 0;
   #running: Promise<unknown> | undefined;
 
+  /** The cleanup of `table` (a name of ours, never a user value), reporting as `operation`. */
   constructor(database: Database, table: string, operation: string) {
     this.#database = database;
     this.#operation = operation;
