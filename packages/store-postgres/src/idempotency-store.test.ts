@@ -89,8 +89,14 @@ describe.skipIf(url === undefined)('PostgresIdempotencyStore', () => {
   });
 
   it('results are kept ttlMs, then the key is free again and the cleanup removes the row (bounded)', async () => {
-    const short = createPostgresStores({ connectionString: serverUrl }, { schema, ttlMs: 50 });
+    // A schema of its own, so that no other row of this file can expire into the counts.
+    const ttlSchema = freshSchema('idem_ttl');
+    const short = createPostgresStores(
+      { connectionString: serverUrl },
+      { schema: ttlSchema, ttlMs: 50 },
+    );
     try {
+      await short.migrate();
       for (const n of [1, 2, 3]) await short.idempotencyStore.set(`ttl:${n}`, n);
       await vi.waitFor(
         async () => expect(await short.idempotencyStore.get('ttl:3')).toBeUndefined(),
@@ -105,6 +111,7 @@ describe.skipIf(url === undefined)('PostgresIdempotencyStore', () => {
       await expect(short.idempotencyStore.cleanup(0)).rejects.toThrow(RangeError);
     } finally {
       await short.close();
+      await dropSchema(serverUrl, ttlSchema);
     }
   });
 });
