@@ -47,9 +47,10 @@ describe('--store', () => {
     async () => {
       const url = server ?? '';
       const file = path.join(dir, 'run.json');
-      expect((await runCli(['--flow', 'resume', '--state-file', file, '--store', url])).code).toBe(
-        0,
-      );
+      const first = await runCli(['--flow', 'resume', '--state-file', file, '--store', url]);
+      expect(first.code).toBe(0);
+      // The command it prints to paste carries the store.
+      expect(first.stdout.replace(/\n\s+/g, ' ')).toContain(`--approve yes --store ${url}`);
       const both = await Promise.all(
         [1, 2].map(() =>
           runCli(['resume', file, '--approve', 'yes', '--store', url], { timeoutMs: 90_000 }),
