@@ -19,6 +19,7 @@ const graph = {
   '@agcore/llm-cycle': ['@agcore/tools-core', '@agcore/tools-registry'],
   '@agcore/tools-mcp-server': ['@agcore/tools-core', '@agcore/tools-registry'],
   '@agcore/durable-dbos': ['@agcore/tools-core', '@agcore/tools-registry', '@agcore/llm-cycle'],
+  '@agcore/store-postgres': ['@agcore/tools-core'],
 };
 
 /**

@@ -102,6 +102,7 @@ it('packs every package, installs the tarballs with npm elsewhere, and a README 
   expect(tarballs.map((name) => name.replace(/-\d+\.\d+\.\d+\.tgz$/, '')).sort()).toEqual([
     'agcore-durable-dbos',
     'agcore-llm-cycle',
+    'agcore-store-postgres',
     'agcore-tools-core',
     'agcore-tools-mcp',
     'agcore-tools-mcp-server',

@@ -20,6 +20,8 @@ export interface RunSettings {
   readonly decisions: DecisionFlags;
   /** Where a flow that saves its paused run writes it (`--state-file`). */
   readonly stateFile?: string;
+  /** `--store`: the Postgres URL whose run store claims resumes (across processes). */
+  readonly store?: string;
   /** A paused run to go on with (`resume FILE`). */
   readonly resume?: { readonly path: string; readonly state: RunState };
 }

@@ -29,6 +29,7 @@ export interface DecisionOptions extends CommonOptions {
   readonly approve?: string;
   readonly answer?: string;
   readonly history?: boolean;
+  readonly store?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [
@@ -97,7 +98,11 @@ export function withDecisionOptions(command: Command): Command {
       ).choices(['yes', 'no']),
     )
     .option('--answer <text>', 'when a tool asks a question and no terminal can ask: the answer')
-    .option('--history', 'print the message history at the end of every run');
+    .option('--history', 'print the message history at the end of every run')
+    .option(
+      '--store <url>',
+      'a Postgres URL (postgres://…): resumes claim the run there, so one run file resumed twice, in any process, runs once',
+    );
 }
 
 /** The run settings shared by a flow and `resume`. */
@@ -117,6 +122,7 @@ export function runSettings(
       ...(options.answer === undefined ? {} : { answer: options.answer }),
     },
     ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
+    ...(options.store === undefined ? {} : { store: options.store }),
   };
 }
 

@@ -78,11 +78,23 @@ export function flowPauseHandler(
   };
 }
 
-/** The command that resumes a run saved in `file`, with the model options it needs. */
+/** The command that resumes a run saved in `file`, with the model and store options it needs. */
 function resumeCommand(file: string, settings: RunSettings): string {
   const model =
     settings.model.kind === 'remote'
       ? ` --base-url ${settings.model.baseURL} --model ${settings.model.model}`
       : '';
-  return `pnpm playground resume ${file} --approve yes${model}`;
+  return `pnpm playground resume ${file} --approve yes${model}${storeOption(settings.store)}`;
+}
+
+/** ` --store URL` for a run on a store (a password in the URL printed as PASSWORD), else ''. */
+function storeOption(url: string | undefined): string {
+  if (url === undefined) return '';
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = 'PASSWORD';
+    return ` --store ${parsed.toString()}`;
+  } catch {
+    return ' --store URL';
+  }
 }

@@ -1,4 +1,4 @@
-import { type ChatProvider, type Interruption, LlmCycle } from '@agcore/llm-cycle';
+import { type ChatProvider, type Interruption, LlmCycle, type RunStore } from '@agcore/llm-cycle';
 import type { PermissionConfig } from '@agcore/tools-permission';
 import {
   createProvider,
@@ -19,6 +19,7 @@ import { allowForFlow, describePolicy } from '../core/policy.js';
 import type { RunSettings } from '../core/run-settings.js';
 import { createRunStats } from '../core/run-stats.js';
 import { PlaygroundSession } from '../core/session.js';
+import { openSharedStores } from '../core/shared-store.js';
 import { flowPauseHandler, type SavedRun } from './flow-pause.js';
 import { reportFlowEnd } from './flow-report.js';
 import { retryNotices } from './retry-notice.js';
@@ -52,21 +53,28 @@ export async function runFlow(flow: Flow, settings: RunSettings): Promise<number
   // A malformed mcp.json is reported before anything else is printed.
   const mcpConfig =
     settings.mcpConfigPath === undefined ? undefined : await readMcpConfig(settings.mcpConfigPath);
+  // So is a --store that cannot be reached.
+  const stores = settings.store === undefined ? undefined : await openSharedStores(settings.store);
   if (json === undefined) printBanner(flow, settings);
 
-  const session = await PlaygroundSession.open({
-    servers: flow.servers,
-    policy,
-    ...(mcpConfig === undefined ? {} : { mcpConfig }),
-  });
-  const controller = new AbortController();
-  const interrupt = cancelOnInterrupt(settings.terminal, timeline, session, controller);
   try {
-    const run = { flow, settings, session, timeline, json, policy, secret };
-    return await runInSession(run, controller.signal);
+    const session = await PlaygroundSession.open({
+      servers: flow.servers,
+      policy,
+      ...(mcpConfig === undefined ? {} : { mcpConfig }),
+    });
+    const controller = new AbortController();
+    const interrupt = cancelOnInterrupt(settings.terminal, timeline, session, controller);
+    try {
+      const runStore = stores?.runStore;
+      const run = { flow, settings, session, timeline, json, policy, secret, runStore };
+      return await runInSession(run, controller.signal);
+    } finally {
+      await session.close();
+      interrupt.uninstall();
+    }
   } finally {
-    await session.close();
-    interrupt.uninstall();
+    await stores?.close();
   }
 }
 /** The timeline of a run: JSON lines with `--json`, else the pretty one. */
@@ -131,6 +139,8 @@ interface FlowRun {
   readonly json: JsonTimeline | undefined;
   readonly policy: PermissionConfig;
   readonly secret: string | undefined;
+  /** The run store of `--store`, or `undefined` for the process's own. */
+  readonly runStore: RunStore | undefined;
 }
 
 /**
@@ -216,6 +226,7 @@ function openCycle(run: FlowRun, provider: ChatProvider): LlmCycle {
         retry,
         ...(resume === undefined ? { systemPrompt } : { state: resume.state }),
         ...(secret === undefined ? {} : { stateSecret: secret }),
+        ...(run.runStore === undefined ? {} : { runStore: run.runStore }),
         ...(flow.maxTurns === undefined ? {} : { maxTurns: flow.maxTurns }),
         ...(flow.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: flow.toolTimeoutMs }),
         ...(flow.maxToolResultBytes === undefined
