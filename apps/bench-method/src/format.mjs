@@ -7,9 +7,9 @@ export function ratioText(interval) {
 }
 
 /** Whether an interval rules out 1 (the difference is resolved at its confidence). */
-export function verdict(interval) {
-  if (interval.high < 1) return 'B faster';
-  if (interval.low > 1) return 'B slower';
+export function verdict(interval, b = 'B') {
+  if (interval.high < 1) return `${b} faster`;
+  if (interval.low > 1) return `${b} slower`;
   return 'no difference resolved';
 }
 
@@ -35,7 +35,7 @@ export function resultTable(entries, labels = { a: 'A', b: 'B' }) {
     result.a.cpuMs.toFixed(3),
     result.b.cpuMs.toFixed(3),
     ratioText(result.cpuRatio),
-    verdict(result.cpuRatio),
+    verdict(result.cpuRatio, labels.b),
     ratioText(result.wallRatio),
     String(result.pairs),
   ]);

@@ -118,8 +118,8 @@ export declare function importLibrary<T = unknown>(
 
 /** `1.03× (0.99–1.07)`. */
 export declare function ratioText(interval: MedianInterval): string;
-/** 'B faster', 'B slower' or 'no difference resolved'. */
-export declare function verdict(interval: MedianInterval): string;
+/** '<b> faster', '<b> slower' or 'no difference resolved' (`b` is 'B' unless given). */
+export declare function verdict(interval: MedianInterval, b?: string): string;
 /** A Markdown table. */
 export declare function markdownTable(
   header: readonly string[],
