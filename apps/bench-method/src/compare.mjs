@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workingTree } from './roots.mjs';
 
-/** The suites `--suite` names: the command run from the working tree's root. */
+/** The suites `--suite` names: the folder of the working tree they run in, and the node arguments. */
 export const suites = Object.freeze({
-  loop: ['node', 'apps/bench/src/ab/run.mjs'],
-  'llm-cycle': ['node', '--import', 'tsx', 'packages/llm-cycle/src/cycle.bench.ts'],
+  loop: { cwd: 'apps/bench', args: ['src/ab/run.mjs'] },
+  'llm-cycle': { cwd: 'packages/llm-cycle', args: ['--import', 'tsx', 'src/cycle.bench.ts'] },
 });
 
 /** Thrown for a problem the user can fix; `code` is the exit status. */
@@ -104,12 +104,17 @@ export function buildCheckout(dir, label) {
 
 /** The node command of the suite, with `--single-threaded-gc` when asked and `--expose-gc`. */
 export function suiteCommand(options, rootA, rootB = workingTree) {
-  const [command, ...args] = suites[options.suite];
+  const { cwd, args } = suites[options.suite];
+  const command = process.execPath;
   const gc = [
     '--expose-gc',
     ...(options.flags.has('single-threaded-gc') ? ['--single-threaded-gc'] : []),
   ];
-  return { command, args: [...gc, ...args, '--root-a', rootA, '--root-b', rootB, ...options.pass] };
+  return {
+    command,
+    cwd: join(rootB, cwd),
+    args: [...gc, ...args, '--root-a', rootA, '--root-b', rootB, ...options.pass],
+  };
 }
 
 /** The whole comparison; resolves to the exit status. */
@@ -130,11 +135,11 @@ export function compare(argv) {
   try {
     buildCheckout(dir, options.ref);
     buildCheckout(workingTree, 'working tree');
-    const { command, args } = suiteCommand(options, dir);
+    const { command, args, cwd } = suiteCommand(options, dir);
     process.stderr.write(
       `bench:compare: A = ${options.ref} (${sha.slice(0, 12)}), B = the working tree\n`,
     );
-    return run(command, args, workingTree).status ?? 1;
+    return run(command, args, cwd).status ?? 1;
   } finally {
     if (options.flags.has('keep')) process.stderr.write(`bench:compare: kept ${dir}\n`);
     else run('git', ['worktree', 'remove', '--force', dir], workingTree, 'pipe');

@@ -19,12 +19,13 @@ describe('bench:compare', () => {
     expect(options.ref).toBe('main');
     expect(options.suite).toBe('loop');
     expect(options.pass).toEqual(['--pairs', '24']);
-    const { command, args } = suiteCommand(options, '/tmp/a', '/tmp/b');
-    expect(command).toBe('node');
+    const { command, args, cwd } = suiteCommand(options, '/tmp/a', '/tmp/b');
+    expect(command).toBe(process.execPath);
+    expect(cwd).toBe('/tmp/b/apps/bench');
     expect(args).toEqual([
       '--expose-gc',
       '--single-threaded-gc',
-      'apps/bench/src/ab/run.mjs',
+      'src/ab/run.mjs',
       '--root-a',
       '/tmp/a',
       '--root-b',
