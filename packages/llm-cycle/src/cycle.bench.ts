@@ -17,7 +17,7 @@
  * The conversation, server, bare loops, measurement and report live in `test-support/bench/`.
  */
 import { fork } from 'node:child_process';
-import { libraryRoots } from '@agcore/bench-method';
+import { flagValue, libraryRoots } from '@agcore/bench-method';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import type { LlmCycle } from './loop/llm-cycle.js';
 import type { RunState } from './runs/run-state.js';
@@ -148,8 +148,10 @@ async function main(): Promise<void> {
   const baseURL = await new Promise<string>((resolve) =>
     child.once('message', (message: { baseURL: string }) => resolve(message.baseURL)),
   );
-  const rounds = Math.max(20, Number(process.env.BENCH_PAIRS ?? 20));
-  const conversations = Number(process.env.BENCH_CONVERSATIONS ?? 10);
+  const setting = (flag: string, variable: string, fallback: number): number =>
+    Number(flagValue(process.argv, flag) ?? process.env[variable] ?? fallback);
+  const rounds = Math.max(20, setting('pairs', 'BENCH_PAIRS', 20));
+  const conversations = setting('conversations', 'BENCH_CONVERSATIONS', 10);
   try {
     if (roots.compare)
       process.stdout.write(await compareRoots(roots.a, roots.b, baseURL, rounds, conversations));

@@ -78,9 +78,9 @@ function longLines(long: { bare: LongRun[]; cycle: LongRun[] }): string[] {
 
 function pauseLines(figures: Figures): string[] {
   const perPause = (result: Duel): string =>
-    `${(((result.cycle.msPerConversation - result.bare.msPerConversation) / 2) * 1000).toFixed(0)} µs per pause and resume (${result.wallRatio.toFixed(2)}x the conversation without approval; CPU ${result.cpuRatio.toFixed(2)}x)`;
+    `${(((result.cycle.cpuMsPerConversation - result.bare.cpuMsPerConversation) / 2) * 1000).toFixed(0)} µs of client CPU per pause and resume (CPU ${ratioText(result.cpu)} the conversation without approval; wall ${ratioText(result.wall)})`;
   return [
-    `Pause + resume (the conversation above, get_time needing approval: 2 pauses, each resumed with 'approve'; ${figures.pauseRounds} rounds):`,
+    `Pause + resume (the conversation above, get_time needing approval: 2 pauses, each resumed with 'approve'; ${figures.pauseRounds} pairs):`,
     `  in the same LlmCycle:                            ${perPause(figures.inProcess)}`,
     `  through state() as JSON into a new LlmCycle:     ${perPause(figures.viaState)}`,
   ];
