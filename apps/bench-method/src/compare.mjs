@@ -127,7 +127,7 @@ export function compare(argv) {
     !step(
       `git worktree add ${dir} ${sha.slice(0, 12)} (${options.ref})`,
       'git',
-      ['worktree', 'add', '--detach', dir, sha],
+      ['worktree', 'add', '--quiet', '--detach', dir, sha],
       workingTree,
     )
   )
