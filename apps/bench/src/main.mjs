@@ -235,14 +235,18 @@ const versions = Object.fromEntries(
 );
 results.versions = versions;
 
-let reading = '';
-try {
-  reading = readFileSync(join(here, 'reading.md'), 'utf8');
-} catch {
-  reading = '';
+/** A hand-written part of the report, empty when its file is missing. */
+function handWritten(name) {
+  try {
+    return readFileSync(join(here, name), 'utf8');
+  } catch {
+    return '';
+  }
 }
+const reading = handWritten('reading.md');
+const method = handWritten('method.md');
 if (only !== undefined) keepOtherSuites(results, outPath, only);
-const markdown = renderReport(results, reading);
+const markdown = renderReport(results, reading, method);
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, markdown);
 log(`wrote ${outPath} in ${results.durationS.toFixed(0)} s`);

@@ -193,19 +193,20 @@ function loadPlanText(load) {
   return `; load ${load.rounds} round(s) at C = ${load.concurrency.join(', ')} after ${load.warmup} warm-up conversations, server delay ${load.delayMs} ms${load.limited ? `, and ${load.limited.rounds} at C = ${load.limited.concurrency} under \`ulimit -n ${load.limited.openFiles}\`` : ''}`;
 }
 
-/** The markdown of docs/benchmarks.md. */
-export function renderReport(results, reading) {
+/** The markdown of docs/benchmarks.md; `method` (apps/bench/src/method.md) goes after the introduction. */
+export function renderReport(results, reading, method = '') {
   const lines = [];
   const summary = [];
   const { machine } = results;
   lines.push(
     '# Benchmarks: agcore against its peers',
     '',
-    '<!-- Written by apps/bench (`pnpm bench:peers`); edit apps/bench/src/reading.md for the reading, not this file. -->',
+    '<!-- Written by apps/bench (`pnpm bench:peers`); edit apps/bench/src/method.md for the A/B method and apps/bench/src/reading.md for the reading, not this file. -->',
     '',
     'Measured side by side in one run, on the same machine, under the same Node 22 binary: a local Chat Completions server on 127.0.0.1 answers instantly from a script (after 20 ms in the load suite; real wire format: JSON completions, SSE chunks with tool-call deltas by index, a usage chunk, `[DONE]`), so the figures are each framework’s own overhead. Every figure is the median of several rounds after a warm-up; in the tool-loop and streaming suites the frameworks alternate conversation by conversation (the order rotating each time), so that a busy neighbour, garbage collection and JIT state fall on them all alike. “Spread” is half the interquartile range of the rounds relative to the median: when it is large the machine was busy and the ratios are less sure than they look.',
     '',
   );
+  if (method.trim().length > 0) lines.push(method.trim(), '');
   if (results.quick)
     lines.push('> **Quick run (`--quick`)**: too few rounds for the figures to mean much.', '');
   if (results.kept !== undefined)

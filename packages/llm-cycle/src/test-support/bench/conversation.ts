@@ -29,16 +29,20 @@ export const toolFunctions: Record<string, (args: Record<string, string>) => unk
   get_time: ({ zone }) => ({ zone, time: '12:00' }),
 };
 
-/** The tools as a registry; `approveTime`: `get_time` needs approval. */
-export function registry(approveTime = false): ToolRegistry {
-  return new ToolRegistry().registerAll([
-    defineTool({
+/** The tools as a registry of the given packages (another checkout's, in a comparison). */
+export function registryFrom(
+  core: { defineTool: typeof defineTool },
+  registries: { ToolRegistry: typeof ToolRegistry },
+  approveTime: boolean,
+): ToolRegistry {
+  return new registries.ToolRegistry().registerAll([
+    core.defineTool({
       name: 'get_weather',
       description: 'Current weather for a city',
       parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
       execute: async ({ city }) => ({ city, temperature: 22, unit: 'C' }),
     }),
-    defineTool({
+    core.defineTool({
       name: 'get_time',
       description: 'Current time in a time zone',
       parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
@@ -46,6 +50,11 @@ export function registry(approveTime = false): ToolRegistry {
       execute: async ({ zone }) => ({ zone, time: '12:00' }),
     }),
   ]);
+}
+
+/** The tools as a registry; `approveTime`: `get_time` needs approval. */
+export function registry(approveTime = false): ToolRegistry {
+  return registryFrom({ defineTool }, { ToolRegistry }, approveTime);
 }
 
 /** A tool call as the bare loops keep it. */

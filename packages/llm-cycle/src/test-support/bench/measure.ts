@@ -1,43 +1,34 @@
 /**
- * How the cycle bench measures: duels of two contenders in alternating order with medians of
- * per-round ratios, and the long streamed reply timed from the response headers.
+ * How the cycle bench measures: duels of two contenders on the bench method (alternating
+ * passes, medians of per-pair ratios with their 95 % interval), and the long streamed reply
+ * timed from the response headers.
  */
+import { alternate, type MedianInterval, type Pass } from '@agcore/bench-method';
 import type { ToolRegistry } from '@agcore/tools-registry';
-import { LlmCycle } from '../../loop/llm-cycle.js';
-import { createOpenAICompatibleProvider } from '../../providers/openai-compatible/openai-compatible-provider.js';
 import { bareSseLoop } from './bare-loops.js';
 import { longModel, longPieces } from './conversation.js';
+import type { Library } from './roots.js';
 
-/** A contender's figures: medians over the rounds. */
+/** A contender's figures: medians over the passes, per conversation. */
 export interface Result {
   msPerConversation: number;
   cpuMsPerConversation: number;
   eventsPerSecond: number;
 }
 
-interface Sample {
-  ms: number;
-  cpuMs: number;
-  events: number;
-}
-
-async function measure(run: () => Promise<number>, conversations: number): Promise<Sample> {
-  let events = 0;
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  for (let index = 0; index < conversations; index++) events += await run();
-  const ms = performance.now() - start;
-  const used = process.cpuUsage(cpu);
-  return { ms, cpuMs: (used.user + used.system) / 1000, events };
-}
-
-/** Two contenders measured round by round. */
+/** Two contenders measured in alternating passes (`@agcore/bench-method`). */
 export interface Duel {
   bare: Result;
   cycle: Result;
-  /** Median over rounds of cycle/bare, each round measuring both back to back (robust to load drift). */
+  /** Median over pairs of cycle ÷ bare wall time per conversation. */
   wallRatio: number;
+  /** Median over pairs of cycle ÷ bare client CPU per conversation. */
   cpuRatio: number;
+  /** The wall ratio with its distribution-free 95 % interval. */
+  wall: MedianInterval;
+  /** The CPU ratio with its distribution-free 95 % interval. */
+  cpu: MedianInterval;
+  pairs: number;
 }
 
 /** The middle value (the upper one of an even count); `NaN` when empty. */
@@ -45,41 +36,36 @@ export function median(values: readonly number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 }
 
-/** `bare` against `cycle`: 30 warm-up conversations each, then `rounds` in alternating order. */
+/**
+ * `bare` (A) against `cycle` (B) by the bench method: 3 warm-up pairs, then `pairs` (at least
+ * 20) pairs of passes of `conversations` conversations, A B, B A, …; ratios are medians of the
+ * per-pair ratios. Each contender resolves to the events of a conversation.
+ */
 export async function duel(
   bare: () => Promise<number>,
   cycle: () => Promise<number>,
-  rounds: number,
+  pairs: number,
   conversations: number,
 ): Promise<Duel> {
-  await measure(bare, 30);
-  await measure(cycle, 30);
-  const bareRounds: Sample[] = [];
-  const cycleRounds: Sample[] = [];
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2 === 0) {
-      bareRounds.push(await measure(bare, conversations));
-      cycleRounds.push(await measure(cycle, conversations));
-    } else {
-      cycleRounds.push(await measure(cycle, conversations));
-      bareRounds.push(await measure(bare, conversations));
-    }
-  }
-  const summary = (list: Sample[]): Result => {
-    const ms = median(list.map((sample) => sample.ms));
-    return {
-      msPerConversation: ms / conversations,
-      cpuMsPerConversation: median(list.map((sample) => sample.cpuMs)) / conversations,
-      eventsPerSecond: ((list[0]?.events ?? 0) / ms) * 1000,
-    };
-  };
-  const ratios = (pick: (sample: Sample) => number): number =>
-    median(cycleRounds.map((sample, index) => pick(sample) / pick(bareRounds[index] as Sample)));
+  const events = { bare: await bare(), cycle: await cycle() };
+  const result = await alternate(bare, cycle, {
+    pairs: Math.max(20, pairs),
+    warmupPairs: 3,
+    conversations,
+  });
+  const of = (pass: Pass, count: number): Result => ({
+    msPerConversation: pass.wallMs,
+    cpuMsPerConversation: pass.cpuMs,
+    eventsPerSecond: (count / pass.wallMs) * 1000,
+  });
   return {
-    bare: summary(bareRounds),
-    cycle: summary(cycleRounds),
-    wallRatio: ratios((sample) => sample.ms),
-    cpuRatio: ratios((sample) => sample.cpuMs),
+    bare: of(result.a, events.bare),
+    cycle: of(result.b, events.cycle),
+    wallRatio: result.wallRatio.median,
+    cpuRatio: result.cpuRatio.median,
+    wall: result.wallRatio,
+    cpu: result.cpuRatio,
+    pairs: result.pairs,
   };
 }
 
@@ -122,13 +108,14 @@ async function timeLongRun(
 
 /** The long reply, bare and through the cycle, alternating; times from the response headers. */
 export async function longReply(
+  library: Library,
   baseURL: string,
   definitions: unknown,
   tools: ToolRegistry,
   rounds: number,
 ): Promise<{ bare: LongRun[]; cycle: LongRun[] }> {
   const timed = timedFetch();
-  const provider = createOpenAICompatibleProvider({
+  const provider = library.createOpenAICompatibleProvider({
     baseURL,
     apiKey: 'sk-bench',
     fetch: timed.fetch,
@@ -140,7 +127,7 @@ export async function longReply(
       () => undefined,
     );
   const cycle = async (onText: () => void) => {
-    const conversation = new LlmCycle({ provider, model: longModel });
+    const conversation = new library.LlmCycle({ provider, model: longModel });
     for await (const event of conversation.submitStreamWithTools('Tell me a story.', tools)) {
       if (event.type === 'assistant_text_delta') onText();
     }

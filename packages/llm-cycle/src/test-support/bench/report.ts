@@ -1,5 +1,6 @@
 /** The report of the cycle bench: the duel table, the long reply, what a pause costs. */
 import { loadavg } from 'node:os';
+import { conditions, ratioText, verdict } from '@agcore/bench-method';
 import { longPieces, turns } from './conversation.js';
 import { type Duel, type LongRun, median, type Result } from './measure.js';
 
@@ -29,12 +30,12 @@ function row(
     name,
     result.msPerConversation.toFixed(3),
     (result.msPerConversation / turnsPerConversation).toFixed(3),
-    ratios === undefined ? '1.00 (floor)' : `${ratios.wallRatio.toFixed(2)}x`,
+    ratios === undefined ? '1.00 (floor)' : ratioText(ratios.wall),
+    result.cpuMsPerConversation.toFixed(3),
+    ratios === undefined ? '1.00 (floor)' : ratioText(ratios.cpu),
     target === undefined || ratios === undefined
       ? ''
-      : `<= ${target}x ${ratios.wallRatio <= target ? 'ok' : 'MISSED'}`,
-    result.cpuMsPerConversation.toFixed(3),
-    ratios === undefined ? '1.00 (floor)' : `${ratios.cpuRatio.toFixed(2)}x`,
+      : `CPU high <= ${target}x ${ratios.cpu.high <= target ? 'ok' : 'MISSED'}`,
     withEvents ? Math.round(result.eventsPerSecond).toLocaleString('en-US') : '',
   ];
 }
@@ -46,16 +47,16 @@ function table(json: Duel, stream: Duel): string[] {
       'contender',
       'ms/conversation',
       'ms/turn',
-      'wall ratio',
-      'target',
+      'wall ratio (95 %)',
       'client CPU ms/conv',
-      'CPU ratio',
+      'CPU ratio (95 %)',
+      'target',
       'events/s',
     ],
     row('bare fetch loop', json.bare, undefined, undefined, false),
-    row('LlmCycle.submitWithTools', json.cycle, json, 1.15, false),
+    row('LlmCycle.submitWithTools', json.cycle, json, 1.1, false),
     row('bare SSE loop', stream.bare, undefined, undefined, true),
-    row('LlmCycle.submitStreamWithTools', stream.cycle, stream, 1.3, true),
+    row('LlmCycle.submitStreamWithTools', stream.cycle, stream, 1.15, true),
   ];
   const widths =
     rows[0]?.map((_, column) => Math.max(...rows.map((cells) => (cells[column] ?? '').length))) ??
@@ -77,9 +78,9 @@ function longLines(long: { bare: LongRun[]; cycle: LongRun[] }): string[] {
 
 function pauseLines(figures: Figures): string[] {
   const perPause = (result: Duel): string =>
-    `${(((result.cycle.msPerConversation - result.bare.msPerConversation) / 2) * 1000).toFixed(0)} µs per pause and resume (${result.wallRatio.toFixed(2)}x the conversation without approval; CPU ${result.cpuRatio.toFixed(2)}x)`;
+    `${(((result.cycle.cpuMsPerConversation - result.bare.cpuMsPerConversation) / 2) * 1000).toFixed(0)} µs of client CPU per pause and resume (CPU ${ratioText(result.cpu)} the conversation without approval; wall ${ratioText(result.wall)})`;
   return [
-    `Pause + resume (the conversation above, get_time needing approval: 2 pauses, each resumed with 'approve'; ${figures.pauseRounds} rounds):`,
+    `Pause + resume (the conversation above, get_time needing approval: 2 pauses, each resumed with 'approve'; ${figures.pauseRounds} pairs):`,
     `  in the same LlmCycle:                            ${perPause(figures.inProcess)}`,
     `  through state() as JSON into a new LlmCycle:     ${perPause(figures.viaState)}`,
   ];
@@ -88,7 +89,7 @@ function pauseLines(figures: Figures): string[] {
 /** Which published figures this run compares with: they depend on the Node version. */
 function whereFigures(): string {
   return [
-    `Targets above are this bench's own (both loops in one process). Compare this run with the table for Node ${process.versions.node.split('.')[0]} in`,
+    `Targets (issue 29): the upper end of the CPU ratio's 95 % interval. Compare this run with the table for Node ${process.versions.node.split('.')[0]} in`,
     'packages/llm-cycle/README.md#bench. The root README and docs/benchmarks.md publish `pnpm bench:peers` (each framework in',
     'its own process, Node 22): in packages/llm-cycle, `npx -y node@22 --import tsx src/cycle.bench.ts` runs this bench on that Node.',
   ].join('\n');
@@ -97,9 +98,36 @@ function whereFigures(): string {
 /** The whole report, as the bench prints it. */
 export function report(figures: Figures): string {
   const { tracing, rounds, conversations } = figures;
-  return `\n@agcore/llm-cycle bench — Node ${process.version}, OpenTelemetry tracing ${tracing ? 'ON (SDK registered, batch processor, spans dropped)' : 'off (no tracer provider)'}, ${turnsPerConversation}-turn conversation (4 tool turns, one with 2 parallel calls; 100-delta answer), ${rounds} rounds x ${conversations} conversations; ratios are medians of per-round ratios; load average ${loadavg()
+  return `\n@agcore/llm-cycle bench — Node ${process.version}, OpenTelemetry tracing ${tracing ? 'ON (SDK registered, batch processor, spans dropped)' : 'off (no tracer provider)'}, ${turnsPerConversation}-turn conversation (4 tool turns, one with 2 parallel calls; 100-delta answer), ${rounds} pairs of passes (A B, B A, …) x ${conversations} conversations after 3 warm-up pairs; ratios are medians of per-pair ratios with their distribution-free 95 % interval; load average ${loadavg()
     .map((load) => load.toFixed(1))
     .join(
       ' ',
     )}\n\n${table(figures.json, figures.stream).join('\n')}\n\n${longLines(figures.long).join('\n')}\n\n${pauseLines(figures).join('\n')}\n\n${whereFigures()}\n\n`;
+}
+
+/** What `--root-a` compares: the cycle of two checkouts, streamed and not. */
+export interface CompareFigures {
+  readonly rootA: string;
+  readonly rootB: string;
+  readonly pairs: number;
+  readonly conversations: number;
+  readonly json: Duel;
+  readonly stream: Duel;
+}
+
+/** The report of a comparison: B ÷ A per conversation, CPU and wall, with their intervals. */
+export function compareReport(figures: CompareFigures): string {
+  const line = (name: string, duel: Duel) =>
+    `| ${name} | ${duel.bare.cpuMsPerConversation.toFixed(3)} | ${duel.cycle.cpuMsPerConversation.toFixed(3)} | ${ratioText(duel.cpu)} | ${verdict(duel.cpu)} | ${ratioText(duel.wall)} | ${duel.pairs} |`;
+  return [
+    '',
+    `@agcore/llm-cycle bench, compare: A = ${figures.rootA}, B = ${figures.rootB}; ${figures.pairs} pairs x ${figures.conversations} conversations; ${conditions()}`,
+    '',
+    '| scenario | A CPU ms/conv | B CPU ms/conv | CPU B ÷ A (95 %) | CPU verdict | wall B ÷ A (95 %) | pairs |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    line('LlmCycle.submitWithTools', figures.json),
+    line('LlmCycle.submitStreamWithTools', figures.stream),
+    '',
+    '',
+  ].join('\n');
 }

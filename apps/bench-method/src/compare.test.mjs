@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CompareError, parseCompareArgs, suiteCommand } from './compare.mjs';
+
+const cli = fileURLToPath(new URL('./compare-cli.mjs', import.meta.url));
+
+describe('bench:compare', () => {
+  it('parses the ref, the suite and what it passes on', () => {
+    const options = parseCompareArgs([
+      '--',
+      'main',
+      '--suite',
+      'loop',
+      '--pairs',
+      '24',
+      '--single-threaded-gc',
+    ]);
+    expect(options.ref).toBe('main');
+    expect(options.suite).toBe('loop');
+    expect(options.pass).toEqual(['--pairs', '24']);
+    const { command, args, cwd } = suiteCommand(options, '/tmp/a', '/tmp/b');
+    expect(command).toBe(process.execPath);
+    expect(cwd).toBe('/tmp/b/apps/bench');
+    expect(args).toEqual([
+      '--expose-gc',
+      '--single-threaded-gc',
+      'src/ab/run.mjs',
+      '--root-a',
+      '/tmp/a',
+      '--root-b',
+      '/tmp/b',
+      '--pairs',
+      '24',
+    ]);
+  });
+
+  it('refuses no ref, an unknown option and an unknown suite', () => {
+    expect(() => parseCompareArgs([])).toThrow(CompareError);
+    expect(() => parseCompareArgs(['main', '--fast'])).toThrow(/unknown option --fast/);
+    expect(() => parseCompareArgs(['main', '--suite', 'nope'])).toThrow(/unknown suite nope/);
+  });
+
+  it('end to end: an unknown ref fails with a clear message before anything is built', () => {
+    const result = spawnSync(process.execPath, [cli, 'no-such-ref-29', '--pairs', '20'], {
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('bench:compare: unknown git ref "no-such-ref-29"');
+    expect(result.stderr).not.toContain('worktree add');
+  });
+});

@@ -1,0 +1,5 @@
+// @agcore/bench-method: the A/B bench method (docs/benchmarks.md, "The method").
+export { alternate, measurePass, pairOrder, realSources, summarize } from './alternate.mjs';
+export { conditions, markdownTable, ratioText, resultTable, verdict } from './format.mjs';
+export { flagValue, importLibrary, libraryFile, libraryRoots, workingTree } from './roots.mjs';
+export { binomialCdf, median, medianInterval, medianRanks, pairRatios } from './stats.mjs';
