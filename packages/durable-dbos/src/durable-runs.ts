@@ -10,7 +10,10 @@ import type {
 import { LlmError } from '@agcore/llm-cycle';
 import { ToolError } from '@agcore/tools-core';
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
+import { type CatalogRow, readCatalog } from './catalog.js';
 import { decisionProblems, type PauseRecord } from './decisions.js';
+import { DurableRunsError } from './errors.js';
+import { clientPool, type SqlPool } from './system-sql.js';
 import type { DurableRunInput, RunOutcome } from './types.js';
 import {
   decisionsTopic,
@@ -27,9 +30,22 @@ import {
 
 /** Options of `DurableRuns`. */
 export interface DurableRunsOptions {
-  /** Queue names of agents whose `queue.name` is not the default `agcore-<name>`. */
+  /**
+   * Queue names by agent, over what the catalog says (workers record each agent's queue at
+   * launch, and `start` finds it there).
+   */
   readonly queues?: Readonly<Record<string, string>>;
+  /** A worker whose last beat is older than this is gone (`no_worker`, `stranded`). Default 30 s. */
+  readonly staleAfterSec?: number;
+  /**
+   * A `pg.Pool` on the system database for the catalog and the run tables; default: the
+   * client's own pool.
+   */
+  readonly pool?: SqlPool;
 }
+
+/** One worker's record of one agent (`DurableRuns.agents`). */
+export type DurableAgentRecord = CatalogRow;
 
 /** Options of `DurableRuns.start`: the run's id (the DBOS workflow id) and its input. */
 export type DurableStartOptions = DurableRunInput & { readonly runId: string };
@@ -47,14 +63,40 @@ export interface DurableRunSummary {
 export class DurableRuns {
   private readonly client: DBOSClient;
   private readonly queues: Readonly<Record<string, string>>;
+  private readonly options: DurableRunsOptions;
+  /** The system database (for the catalog), made on first use. */
+  private sql: SqlPool | undefined;
 
-  /** Uses `client` (the caller creates and destroys it). */
+  /** Uses `client` (the caller creates and destroys it). Throws a `TypeError` for a `staleAfterSec` that is not positive. */
   constructor(client: DBOSClient, options: DurableRunsOptions = {}) {
+    const stale = options.staleAfterSec;
+    if (stale !== undefined && !(typeof stale === 'number' && stale > 0))
+      throw new TypeError(
+        `DurableRuns: staleAfterSec must be a positive number, got ${String(stale)}.`,
+      );
     this.client = client;
     this.queues = options.queues ?? {};
+    this.options = options;
   }
 
-  /** Starts a run of `agentName`; a second start with the same `runId` is the same run. */
+  /** The system database's pool. */
+  protected pool(): SqlPool {
+    this.sql ??= clientPool(this.client, this.options.pool);
+    return this.sql;
+  }
+
+  /** Seconds after a worker's last beat when it counts as gone. */
+  protected get staleAfterSec(): number {
+    return this.options.staleAfterSec ?? 30;
+  }
+
+  /**
+   * Starts a run of `agentName`; a second start with the same `runId` is the same run. The
+   * queue is the `queues` option's, else the one the agent's workers recorded. Rejects with a
+   * `DurableRunsError` `unknown_agent`, enqueuing nothing, when no worker ever registered the
+   * agent here; a run of an agent whose workers are all gone is enqueued (`list` shows it
+   * `no_worker` until one is back).
+   */
   async start(agentName: string, options: DurableStartOptions): Promise<{ runId: string }> {
     const { runId, ...input } = options;
     if (typeof runId !== 'string' || runId === '')
@@ -62,13 +104,32 @@ export class DurableRuns {
     await this.client.enqueue(
       {
         workflowName: `${workflowPrefix}${agentName}`,
-        queueName: this.queues[agentName] ?? `agcore-${agentName}`,
+        queueName: this.queues[agentName] ?? (await this.registeredQueue(agentName)),
         workflowID: runId,
         workflowIDReusePolicy: 'return-existing',
       },
       input,
     );
     return { runId };
+  }
+
+  /** What the workers recorded: one record per (agent, worker), `live` when it beat within `staleAfterSec`. */
+  async agents(): Promise<DurableAgentRecord[]> {
+    return readCatalog(this.pool(), this.staleAfterSec);
+  }
+
+  private async registeredQueue(agentName: string): Promise<string> {
+    const [latest] = await readCatalog(this.pool(), this.staleAfterSec, agentName);
+    if (latest === undefined) {
+      throw new DurableRunsError(
+        'unknown_agent',
+        `start(${JSON.stringify(agentName)}): no worker has registered the agent ${JSON.stringify(agentName)} ` +
+          'in this database, so nothing would run it. Start a worker that defines it ' +
+          '(defineDurableAgent) and calls agent.registerQueue() after DBOS.launch(), on the same ' +
+          'system database; or name its queue in new DurableRuns(client, { queues }). Nothing was enqueued.',
+      );
+    }
+    return latest.queue;
   }
 
   /** The run's events, live, each once (also across a worker's crash), until the run ends. */

@@ -81,7 +81,10 @@ const agent = defineDurableAgent({
     ...(process.env.STATE_SECRET === undefined ? {} : { stateSecret: process.env.STATE_SECRET }),
   }),
   registry: () => new ToolRegistry().registerAll([sendEmail, askUser]),
-  queue: { workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? '10') },
+  queue: {
+    workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? '10'),
+    ...(process.env.QUEUE_NAME === undefined ? {} : { name: process.env.QUEUE_NAME }),
+  },
   ...(timeout === undefined ? {} : { approvalTimeoutSec: Number(timeout) }),
 });
 
@@ -92,7 +95,7 @@ DBOS.setConfig({
   name: 'agcore-durable-test',
   systemDatabaseUrl: databaseUrl,
   executorID: env('EXECUTOR_ID'),
-  applicationVersion: 'agcore-test-1',
+  applicationVersion: process.env.APP_VERSION ?? 'agcore-test-1',
   runAdminServer: false,
   logLevel: 'error',
 });
