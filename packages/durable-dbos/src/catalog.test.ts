@@ -72,7 +72,10 @@ describe.skipIf(server === undefined)('the agent catalog: clients find the queue
     await until(async () => ((await runs.agents()).some((agent) => agent.live) ? undefined : true));
     await runs.start('mailer', { runId: 'orphan', prompt: 'Email Ada' });
     expect((await dbos.getWorkflow('orphan'))?.status).toBe('ENQUEUED');
+    const listed = await runs.list({ state: 'no_worker' });
+    expect(listed.runs.map((run) => [run.runId, run.state])).toEqual([['orphan', 'no_worker']]);
     worker = await startWorker(env('worker-b', { QUEUE_NAME: 'mail' }));
     expect((await runs.result('orphan')).message.content).toBe('Sent the email.');
+    expect((await runs.get('orphan'))?.state).toBe('succeeded');
   }, 120_000);
 });

@@ -13,7 +13,16 @@ import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { type CatalogRow, readCatalog } from './catalog.js';
 import { decisionProblems, type PauseRecord } from './decisions.js';
 import { DurableRunsError } from './errors.js';
-import { clientPool, type SqlPool } from './system-sql.js';
+import {
+  type DurableListOptions,
+  type DurableRunPage,
+  type DurableRunSummary,
+  getRun,
+  listRuns,
+  type RunTables,
+} from './run-list.js';
+import { type DurableRetainOptions, retainRuns } from './run-retain.js';
+import { clientPool, clientSchema, type SqlPool } from './system-sql.js';
 import type { DurableRunInput, RunOutcome } from './types.js';
 import {
   decisionsTopic,
@@ -49,15 +58,6 @@ export type DurableAgentRecord = CatalogRow;
 
 /** Options of `DurableRuns.start`: the run's id (the DBOS workflow id) and its input. */
 export type DurableStartOptions = DurableRunInput & { readonly runId: string };
-
-/** One run, as `list` reports it. */
-export interface DurableRunSummary {
-  readonly runId: string;
-  readonly agentName: string;
-  /** DBOS's status: `ENQUEUED`, `PENDING` (running or waiting), `SUCCESS`, `ERROR`, `CANCELLED`, … */
-  readonly status: string;
-  readonly executorId?: string;
-}
 
 /** Durable runs through a `DBOSClient`. */
 export class DurableRuns {
@@ -205,19 +205,34 @@ export class DurableRuns {
     await this.client.cancelWorkflow(runId, { cancelChildren: true });
   }
 
-  /** Runs of every agent, optionally by DBOS status. */
-  async list(options: { status?: string } = {}): Promise<DurableRunSummary[]> {
-    const workflows = await this.client.listWorkflows({
-      ...(options.status === undefined ? {} : { status: options.status as never }),
-    });
-    return workflows
-      .filter((workflow) => workflow.workflowName.startsWith(workflowPrefix))
-      .map((workflow) => ({
-        runId: workflow.workflowID,
-        agentName: workflow.workflowName.slice(workflowPrefix.length),
-        status: workflow.status,
-        ...(workflow.executorId === undefined ? {} : { executorId: workflow.executorId }),
-      }));
+  /**
+   * A page of runs, newest first, by `state`, `agent` and age (`olderThan`: created before);
+   * pass the page's `cursor` for the next. Throws a `TypeError` for options out of range.
+   */
+  async list(options: DurableListOptions = {}): Promise<DurableRunPage> {
+    return listRuns(this.tables(), options);
+  }
+
+  /** One run (`undefined` for an id that is no run). */
+  async get(runId: string): Promise<DurableRunSummary | undefined> {
+    return getRun(this.tables(), runId);
+  }
+
+  /**
+   * Removes finished runs (succeeded, failed, cancelled) that ended before `olderThan`, with
+   * their stretches, events and journal; at most `limit` (default 1000) a call. Returns their ids.
+   */
+  async retain(options: DurableRetainOptions): Promise<{ runIds: string[] }> {
+    return retainRuns(this.tables(), options);
+  }
+
+  private tables(): RunTables {
+    return {
+      client: this.client,
+      pool: this.pool(),
+      schema: clientSchema(this.client),
+      staleAfterSec: this.staleAfterSec,
+    };
   }
 
   /**

@@ -50,6 +50,14 @@ export function workerPool(): SqlPool {
   return pool;
 }
 
+/** The schema of DBOS's tables in the client's system database (`dbos` unless configured). */
+export function clientSchema(client: DBOSClient): string {
+  const holder = (client as unknown as { systemDatabase?: { schemaName?: unknown } })
+    .systemDatabase;
+  const name = holder?.schemaName;
+  return typeof name === 'string' && name !== '' ? name : 'dbos';
+}
+
 /** The client's system database pool (`DurableRunsOptions.pool` when given). */
 export function clientPool(client: DBOSClient, given: SqlPool | undefined): SqlPool {
   if (given !== undefined) return given;
