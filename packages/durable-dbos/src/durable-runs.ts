@@ -9,7 +9,7 @@ import type {
 } from '@agcore/llm-cycle';
 import { LlmError } from '@agcore/llm-cycle';
 import { ToolError } from '@agcore/tools-core';
-import type { DBOSClient } from '@dbos-inc/dbos-sdk';
+import { type DBOSClient, Error as DBOSErrors } from '@dbos-inc/dbos-sdk';
 import { type CatalogRow, readCatalog } from './catalog.js';
 import { decisionProblems, type PauseRecord } from './decisions.js';
 import { DurableRunsError } from './errors.js';
@@ -132,20 +132,31 @@ export class DurableRuns {
     return latest.queue;
   }
 
-  /** The run's events, live, each once (also across a worker's crash), until the run ends. */
-  async *events(runId: string): AsyncGenerator<StreamEvent, void, undefined> {
+  /**
+   * The run's events, live, each once (also across a worker's crash), until the run ends. With
+   * `{ follow: false }`: the events written so far, then the end (each stream still open is
+   * read until no event came for 1 s: a waiting run's timeline).
+   */
+  async *events(
+    runId: string,
+    options: { readonly follow?: boolean } = {},
+  ): AsyncGenerator<StreamEvent, void, undefined> {
     // The run's stream names its segments in order; each segment's stream holds its events.
     const read = new Set<string>();
-    for await (const pointer of this.client.readStream<SegmentPointer>(runId, eventsStreamKey)) {
+    const pointers = readSoFar<SegmentPointer>(this.client, runId, options.follow);
+    for await (const pointer of pointers) {
       if (read.has(pointer.segment)) continue;
       read.add(pointer.segment);
-      yield* this.segmentEvents(pointer.segment);
+      yield* this.segmentEvents(pointer.segment, options.follow);
     }
   }
 
-  private async *segmentEvents(segmentId: string): AsyncGenerator<StreamEvent, void, undefined> {
+  private async *segmentEvents(
+    segmentId: string,
+    follow: boolean | undefined,
+  ): AsyncGenerator<StreamEvent, void, undefined> {
     const seen = new Set<string>();
-    for await (const record of this.client.readStream<EventRecord>(segmentId, eventsStreamKey)) {
+    for await (const record of readSoFar<EventRecord>(this.client, segmentId, follow)) {
       for (const { key, event } of record.entries) {
         if (seen.has(key)) continue;
         seen.add(key);
@@ -265,6 +276,23 @@ export class DurableRuns {
 
   private async pause(runId: string): Promise<PauseRecord | undefined> {
     return (await this.client.getEvent<PauseRecord>(runId, pauseEventKey, 0)) ?? undefined;
+  }
+}
+
+/** The workflow's events stream; unless `follow`, it ends after 1 s without a value. */
+async function* readSoFar<T>(
+  client: DBOSClient,
+  workflowId: string,
+  follow: boolean | undefined,
+): AsyncGenerator<T, void, undefined> {
+  if (follow !== false) {
+    yield* client.readStream<T>(workflowId, eventsStreamKey);
+    return;
+  }
+  try {
+    yield* client.readStream<T>(workflowId, eventsStreamKey, { timeoutSeconds: 1 });
+  } catch (error) {
+    if (!DBOSErrors.isStreamTimeoutError(error)) throw error;
   }
 }
 

@@ -110,6 +110,14 @@ describe.skipIf(server === undefined)('seeing runs: list, get, retain', () => {
     expect(await runs.get('ok-0:s0')).toBeUndefined(); // a stretch is no run
   }, 60_000);
 
+  it('events({ follow: false }) of a waiting run: what it wrote so far, then the end', async () => {
+    const types: string[] = [];
+    for await (const event of runs.events('wait-1', { follow: false })) types.push(event.type);
+    expect(types).toContain('tool_approval_requested');
+    expect(types.at(-1)).toBe('turn_complete');
+    expect((await runs.get('wait-1'))?.state).toBe('waiting_approval');
+  }, 60_000);
+
   it('retain removes finished runs with their stretches, events and journal; waiting runs stay', async () => {
     const rowsOf = async (prefix: string) => {
       let total = 0;
