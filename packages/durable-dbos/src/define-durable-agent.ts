@@ -49,8 +49,8 @@ const segmentSliceSec = 30;
 /**
  * Registers an agent as two DBOS workflows (its runs, and the stretches they run on the work
  * queue); call it in every worker before `DBOS.launch()`.
- * Throws a `TypeError` for a name that is not a non-empty string or a timeout that is not a
- * positive number.
+ * Throws a `TypeError` for a name or a `version` that is not a non-empty string, or a timeout
+ * that is not a positive number.
  */
 export function defineDurableAgent(options: DurableAgentOptions): DurableAgent {
   if (typeof options.name !== 'string' || options.name === '') {

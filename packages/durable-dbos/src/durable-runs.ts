@@ -13,6 +13,7 @@ import { type DBOSClient, Error as DBOSErrors } from '@dbos-inc/dbos-sdk';
 import { type CatalogRow, readCatalog } from './catalog.js';
 import { decisionProblems, type PauseRecord } from './decisions.js';
 import { DurableRunsError } from './errors.js';
+import { checkForkDecisions, type DurableForkOptions, moveRun, planFork } from './run-fork.js';
 import {
   type DurableListOptions,
   type DurableRunPage,
@@ -187,7 +188,10 @@ export class DurableRuns {
       );
     }
     const epoch = pause?.epoch ?? 0;
-    await this.client.send(runId, decisions, decisionsTopic, `${runId}:decisions:${epoch}`);
+    // The version is in the key: a run moved by `fork` dropped what was sent before, and waits anew.
+    const version = (await this.client.getWorkflow(runId))?.applicationVersion ?? '';
+    const key = `${runId}:decisions:${epoch}:${version}`;
+    await this.client.send(runId, decisions, decisionsTopic, key);
   }
 
   /** The run's final response; rejects with the `LlmError` it ended with (`cancelled` when cancelled or timed out). */
@@ -235,6 +239,29 @@ export class DurableRuns {
    */
   async retain(options: DurableRetainOptions): Promise<{ runIds: string[] }> {
     return retainRuns(this.tables(), options);
+  }
+
+  /**
+   * Moves a run that waits for decisions to the workers of `version` (when its own version has
+   * none left: `list` shows it `stranded`). The run keeps its id; DBOS rewinds it to the step
+   * after its last completed one and re-enqueues it at `version`, whose worker replays the
+   * journal (nothing recorded runs again) and waits for the decisions, then runs on with its
+   * tools. With `decisions`, they are sent too (checked first, like `decide`). Rejects with a
+   * `DurableRunsError`, changing nothing: `not_found`, `not_paused`, `unknown_version`,
+   * `tool_missing` (the version lacks a tool a waiting call needs); a `TypeError` for
+   * decisions that do not fit.
+   */
+  async fork(
+    runId: string,
+    options: DurableForkOptions & {
+      readonly decisions?: Readonly<Record<string, ResumeDecision>>;
+    },
+  ): Promise<void> {
+    const tables = this.tables();
+    const plan = await planFork(tables, runId, options);
+    if (options.decisions !== undefined) checkForkDecisions(plan, options.decisions);
+    await moveRun(tables, plan);
+    if (options.decisions !== undefined) await this.decide(runId, options.decisions);
   }
 
   private tables(): RunTables {

@@ -9,6 +9,7 @@ export type {
 export { DurableRuns } from './durable-runs.js';
 export type { DurableRunsErrorCode } from './errors.js';
 export { DurableRunsError } from './errors.js';
+export type { DurableForkOptions } from './run-fork.js';
 export type {
   DurableListOptions,
   DurableRunPage,
