@@ -3,6 +3,7 @@
 // the new version (DBOS's fork of a workflow that keeps its id: `rewindWorkflow`), so a worker
 // of that version replays its journal (nothing recorded runs again) and waits for the
 // decisions; the stretches after them run there, with that version's tools.
+import type { ResumeDecision } from '@agcore/llm-cycle';
 import { readCatalog } from './catalog.js';
 import { decisionProblems, type PauseRecord } from './decisions.js';
 import { DurableRunsError } from './errors.js';
@@ -72,8 +73,11 @@ export async function planFork(
 }
 
 /** Checks `decisions` against the waiting calls; a `TypeError` naming the problems. */
-export function checkForkDecisions(plan: ForkPlan, decisions: object): void {
-  const problems = decisionProblems(plan.pause.calls, decisions as never);
+export function checkForkDecisions(
+  plan: ForkPlan,
+  decisions: Readonly<Record<string, ResumeDecision>>,
+): void {
+  const problems = decisionProblems(plan.pause.calls, decisions);
   if (problems.length > 0)
     throw new TypeError(
       `fork(${JSON.stringify(plan.runId)}): ${problems.join('; ')}. Nothing was changed.`,
