@@ -247,7 +247,8 @@ export class DurableRuns {
    * after its last completed one and re-enqueues it at `version`, whose worker replays the
    * journal (nothing recorded runs again) and waits for the decisions, then runs on with its
    * tools. With `decisions`, they are sent too (checked first, like `decide`). Rejects with a
-   * `DurableRunsError`, changing nothing: `not_found`, `not_paused`, `unknown_version`,
+   * `DurableRunsError`, changing nothing: `not_found`, `not_paused`, `not_stranded` (a live
+   * worker of its own version runs it), `unknown_version`,
    * `tool_missing` (the version lacks a tool a waiting call needs); a `TypeError` for
    * decisions that do not fit.
    */

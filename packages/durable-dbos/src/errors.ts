@@ -10,6 +10,8 @@ export type DurableRunsErrorCode =
   | 'not_found'
   /** The run is not in a state the call works on (a fork of a run that does not wait). */
   | 'not_paused'
+  /** A live worker of the run's own version runs it (a fork would race that worker). */
+  | 'not_stranded'
   /** `defineDurableAgent({ version })` differs from DBOS's `applicationVersion`. */
   | 'version_mismatch'
   /** The system database cannot be reached through DBOS (see the message). */

@@ -27,7 +27,8 @@ export interface ForkPlan {
 
 /**
  * Checks that the run can move to `version` and how. Rejects with a `DurableRunsError`:
- * `not_found`, `not_paused` (it does not wait for decisions), `unknown_version` (no worker
+ * `not_found`, `not_paused` (it does not wait for decisions), `not_stranded` (a live worker of
+ * its own version runs it), `unknown_version` (no worker
  * ever registered the agent at that version), `tool_missing` (that version lacks a tool a
  * waiting call needs).
  */
@@ -50,9 +51,14 @@ export async function planFork(
       `fork(${JSON.stringify(runId)}): the run does not wait for decisions (${status.status}); ` +
         'only a waiting run can move to another version.',
     );
-  const records = (await readCatalog(tables.pool, tables.staleAfterSec, agent)).filter(
-    (record) => record.version === version,
-  );
+  const catalog = await readCatalog(tables.pool, tables.staleAfterSec, agent);
+  if (catalog.some((record) => record.live && record.version === status.applicationVersion))
+    throw new DurableRunsError(
+      'not_stranded',
+      `fork(${JSON.stringify(runId)}): a live worker of its version ${JSON.stringify(status.applicationVersion)} ` +
+        'runs it: decide it there (its worker gone: takeOver), or stop the workers of that version first.',
+    );
+  const records = catalog.filter((record) => record.version === version);
   const target = records.find((record) => record.live) ?? records[0];
   if (target === undefined)
     throw new DurableRunsError(

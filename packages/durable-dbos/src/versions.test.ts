@@ -74,6 +74,9 @@ describe.skipIf(server === undefined)('versions: side by side, stranded, fork', 
     expect(await executors('old')).toEqual([{ executor: 'worker-v1' }]);
     expect(await executors('new')).toEqual([{ executor: 'worker-v2' }]);
 
+    // While a v1 worker lives, the run is its: fork would race it.
+    const racing = await runs.fork('old-2', { version: 'v2' }).catch((error: unknown) => error);
+    expect(code(racing)).toBe('not_stranded');
     // v1 goes away with a run still waiting: the run is stranded, with its version.
     await v1.kill();
     const stranded = await until(async () => {
