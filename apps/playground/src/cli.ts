@@ -190,14 +190,23 @@ withModelOptions(
   });
 });
 
+/** The flags of `web`. */
+interface WebFlags {
+  port: string;
+  open: boolean;
+  flow?: string;
+  durable?: string;
+}
+
 withModelOptions(
   program
     .command('web')
     .description('the playground in a browser: a live timeline, approvals, the span tree')
     .option('--port <port>', 'the port on 127.0.0.1 (0 picks a free one)', '0')
     .option('--no-open', 'print the URL, do not open a browser')
-    .option('-f, --flow <name>', 'the flow the page starts on'),
-).action(async (options: CommonOptions & { port: string; open: boolean; flow?: string }) => {
+    .option('-f, --flow <name>', 'the flow the page starts on')
+    .option('--durable <url>', 'the durable view: the runs on this Postgres system database'),
+).action(async (options: CommonOptions & WebFlags) => {
   const { terminal, policy, model, deny } = common(options);
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -211,6 +220,7 @@ withModelOptions(
     port,
     open: options.open,
     ...(options.flow === undefined ? {} : { flow: options.flow }),
+    ...(options.durable === undefined ? {} : { durable: options.durable }),
     ...(options.mcpConfig === undefined ? {} : { mcpConfigPath: options.mcpConfig }),
   });
 });

@@ -32,6 +32,18 @@ describe('--flow durable', () => {
     expect(result.stderr).not.toMatch(noStack);
   }, 90_000);
 
+  it('web --durable with a Postgres that does not answer: one line, exit code 1, no password', async () => {
+    const result = await runCli(
+      ['web', '--no-open', '--durable', 'postgres://agcore:secret-pw@127.0.0.1:1/postgres'],
+      { timeoutMs: 60_000 },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/--durable: Postgres is not reachable/);
+    expect(result.stderr).not.toContain('secret-pw');
+    expect(result.stderr).not.toMatch(noStack);
+  }, 90_000);
+
   it.skipIf(!runs)(
     'a worker runs it, a second process approves, the run completes',
     async () => {

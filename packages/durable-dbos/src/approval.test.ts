@@ -94,8 +94,8 @@ describe.skipIf(server === undefined)('durable runs waiting for a person', () =>
     const failure = await runs.result('run-cancel').catch((error: unknown) => error);
     expect(LlmError.isInstance(failure) && failure.code).toBe('cancelled');
     expect(await effects('run-cancel')).toBe(0);
-    const listed = await runs.list({ status: 'CANCELLED' });
-    expect(listed.map((run) => run.runId)).toContain('run-cancel');
+    const listed = await runs.list({ state: 'cancelled' });
+    expect(listed.runs.map((run) => run.runId)).toContain('run-cancel');
   }, 60_000);
 
   it('keeps waiting runs across a killed worker; decisions from a fresh process, twice each', async () => {

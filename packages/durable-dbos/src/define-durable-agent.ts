@@ -7,6 +7,7 @@
 import { LlmError, type ResumeDecision, type RunState } from '@agcore/llm-cycle';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { decisionProblems, type PauseRecord } from './decisions.js';
+import { registerAgent } from './register.js';
 import { agentCycle, runSegment, type SegmentInput, type SegmentResult } from './segment.js';
 import type { DurableAgentOptions, DurableRunInput, RunOutcome } from './types.js';
 import {
@@ -31,7 +32,14 @@ export interface DurableAgent {
   readonly queueName: string;
   /** The queue the stretches of its runs go on, `<queueName>.work` (`workerConcurrency` is here). */
   readonly workQueueName: string;
-  /** Registers both queues in the system database; call after `DBOS.launch()`. */
+  /** The version it was defined with (`undefined`: DBOS's `applicationVersion`, whatever it is). */
+  readonly version: string | undefined;
+  /**
+   * Registers both queues in the system database and records the agent (queue, version, tool
+   * names) in the catalog clients read, then beats every 5 s; call after `DBOS.launch()`.
+   * Rejects with a `DurableRunsError` `version_mismatch` when `version` is not DBOS's
+   * `applicationVersion`.
+   */
   registerQueue(): Promise<void>;
 }
 
@@ -41,8 +49,8 @@ const segmentSliceSec = 30;
 /**
  * Registers an agent as two DBOS workflows (its runs, and the stretches they run on the work
  * queue); call it in every worker before `DBOS.launch()`.
- * Throws a `TypeError` for a name that is not a non-empty string or a timeout that is not a
- * positive number.
+ * Throws a `TypeError` for a name or a `version` that is not a non-empty string, or a timeout
+ * that is not a positive number.
  */
 export function defineDurableAgent(options: DurableAgentOptions): DurableAgent {
   if (typeof options.name !== 'string' || options.name === '') {
@@ -54,6 +62,11 @@ export function defineDurableAgent(options: DurableAgentOptions): DurableAgent {
       `defineDurableAgent: approvalTimeoutSec must be a positive number, got ${String(timeout)}.`,
     );
   }
+  if (
+    options.version !== undefined &&
+    (typeof options.version !== 'string' || options.version === '')
+  )
+    throw new TypeError('defineDurableAgent: version must be a non-empty string.');
   const workflowName = `${workflowPrefix}${options.name}`;
   const queueName = options.queue?.name ?? `agcore-${options.name}`;
   const work = workQueueName(queueName);
@@ -65,22 +78,13 @@ export function defineDurableAgent(options: DurableAgentOptions): DurableAgent {
   DBOS.registerWorkflow((input: DurableRunInput) => runAgent(options, input, start), {
     name: workflowName,
   });
-  const { workerConcurrency, rateLimit } = options.queue ?? {};
   return {
     name: options.name,
     workflowName,
     queueName,
     workQueueName: work,
-    registerQueue: async () => {
-      await DBOS.registerQueue(queueName, {
-        ...(rateLimit === undefined ? {} : { rateLimit }),
-        onConflict: 'always_update',
-      });
-      await DBOS.registerQueue(work, {
-        ...(workerConcurrency === undefined ? {} : { workerConcurrency }),
-        onConflict: 'always_update',
-      });
-    },
+    version: options.version,
+    registerQueue: () => registerAgent({ options, queueName, workQueueName: work }),
   };
 }
 

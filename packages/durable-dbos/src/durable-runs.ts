@@ -9,8 +9,21 @@ import type {
 } from '@agcore/llm-cycle';
 import { LlmError } from '@agcore/llm-cycle';
 import { ToolError } from '@agcore/tools-core';
-import type { DBOSClient } from '@dbos-inc/dbos-sdk';
+import { type DBOSClient, Error as DBOSErrors } from '@dbos-inc/dbos-sdk';
+import { type CatalogRow, readCatalog } from './catalog.js';
 import { decisionProblems, type PauseRecord } from './decisions.js';
+import { DurableRunsError } from './errors.js';
+import { checkForkDecisions, type DurableForkOptions, moveRun, planFork } from './run-fork.js';
+import {
+  type DurableListOptions,
+  type DurableRunPage,
+  type DurableRunSummary,
+  getRun,
+  listRuns,
+  type RunTables,
+} from './run-list.js';
+import { type DurableRetainOptions, retainRuns } from './run-retain.js';
+import { clientPool, clientSchema, type SqlPool } from './system-sql.js';
 import type { DurableRunInput, RunOutcome } from './types.js';
 import {
   decisionsTopic,
@@ -27,34 +40,64 @@ import {
 
 /** Options of `DurableRuns`. */
 export interface DurableRunsOptions {
-  /** Queue names of agents whose `queue.name` is not the default `agcore-<name>`. */
+  /**
+   * Queue names by agent, over what the catalog says (workers record each agent's queue at
+   * launch, and `start` finds it there).
+   */
   readonly queues?: Readonly<Record<string, string>>;
+  /** A worker whose last beat is older than this is gone (`no_worker`, `stranded`). Default 30 s. */
+  readonly staleAfterSec?: number;
+  /**
+   * A `pg.Pool` on the system database for the catalog and the run tables; default: the
+   * client's own pool.
+   */
+  readonly pool?: SqlPool;
 }
+
+/** One worker's record of one agent (`DurableRuns.agents`). */
+export type DurableAgentRecord = CatalogRow;
 
 /** Options of `DurableRuns.start`: the run's id (the DBOS workflow id) and its input. */
 export type DurableStartOptions = DurableRunInput & { readonly runId: string };
-
-/** One run, as `list` reports it. */
-export interface DurableRunSummary {
-  readonly runId: string;
-  readonly agentName: string;
-  /** DBOS's status: `ENQUEUED`, `PENDING` (running or waiting), `SUCCESS`, `ERROR`, `CANCELLED`, … */
-  readonly status: string;
-  readonly executorId?: string;
-}
 
 /** Durable runs through a `DBOSClient`. */
 export class DurableRuns {
   private readonly client: DBOSClient;
   private readonly queues: Readonly<Record<string, string>>;
+  private readonly options: DurableRunsOptions;
+  /** The system database (for the catalog), made on first use. */
+  private sql: SqlPool | undefined;
 
-  /** Uses `client` (the caller creates and destroys it). */
+  /** Uses `client` (the caller creates and destroys it). Throws a `TypeError` for a `staleAfterSec` that is not positive. */
   constructor(client: DBOSClient, options: DurableRunsOptions = {}) {
+    const stale = options.staleAfterSec;
+    if (stale !== undefined && !(typeof stale === 'number' && stale > 0))
+      throw new TypeError(
+        `DurableRuns: staleAfterSec must be a positive number, got ${String(stale)}.`,
+      );
     this.client = client;
     this.queues = options.queues ?? {};
+    this.options = options;
   }
 
-  /** Starts a run of `agentName`; a second start with the same `runId` is the same run. */
+  /** The system database's pool. */
+  protected pool(): SqlPool {
+    this.sql ??= clientPool(this.client, this.options.pool);
+    return this.sql;
+  }
+
+  /** Seconds after a worker's last beat when it counts as gone. */
+  protected get staleAfterSec(): number {
+    return this.options.staleAfterSec ?? 30;
+  }
+
+  /**
+   * Starts a run of `agentName`; a second start with the same `runId` is the same run. The
+   * queue is the `queues` option's, else the one the agent's workers recorded. Rejects with a
+   * `DurableRunsError` `unknown_agent`, enqueuing nothing, when no worker ever registered the
+   * agent here; a run of an agent whose workers are all gone is enqueued (`list` shows it
+   * `no_worker` until one is back).
+   */
   async start(agentName: string, options: DurableStartOptions): Promise<{ runId: string }> {
     const { runId, ...input } = options;
     if (typeof runId !== 'string' || runId === '')
@@ -62,7 +105,7 @@ export class DurableRuns {
     await this.client.enqueue(
       {
         workflowName: `${workflowPrefix}${agentName}`,
-        queueName: this.queues[agentName] ?? `agcore-${agentName}`,
+        queueName: this.queues[agentName] ?? (await this.registeredQueue(agentName)),
         workflowID: runId,
         workflowIDReusePolicy: 'return-existing',
       },
@@ -71,20 +114,50 @@ export class DurableRuns {
     return { runId };
   }
 
-  /** The run's events, live, each once (also across a worker's crash), until the run ends. */
-  async *events(runId: string): AsyncGenerator<StreamEvent, void, undefined> {
+  /** What the workers recorded: one record per (agent, worker), `live` when it beat within `staleAfterSec`. */
+  async agents(): Promise<DurableAgentRecord[]> {
+    return readCatalog(this.pool(), this.staleAfterSec);
+  }
+
+  private async registeredQueue(agentName: string): Promise<string> {
+    const [latest] = await readCatalog(this.pool(), this.staleAfterSec, agentName);
+    if (latest === undefined) {
+      throw new DurableRunsError(
+        'unknown_agent',
+        `start(${JSON.stringify(agentName)}): no worker has registered the agent ${JSON.stringify(agentName)} ` +
+          'in this database, so nothing would run it. Start a worker that defines it ' +
+          '(defineDurableAgent) and calls agent.registerQueue() after DBOS.launch(), on the same ' +
+          'system database; or name its queue in new DurableRuns(client, { queues }). Nothing was enqueued.',
+      );
+    }
+    return latest.queue;
+  }
+
+  /**
+   * The run's events, live, each once (also across a worker's crash), until the run ends. With
+   * `{ follow: false }`: the events written so far, then the end (each stream still open is
+   * read until no event came for 1 s: a waiting run's timeline).
+   */
+  async *events(
+    runId: string,
+    options: { readonly follow?: boolean } = {},
+  ): AsyncGenerator<StreamEvent, void, undefined> {
     // The run's stream names its segments in order; each segment's stream holds its events.
     const read = new Set<string>();
-    for await (const pointer of this.client.readStream<SegmentPointer>(runId, eventsStreamKey)) {
+    const pointers = readSoFar<SegmentPointer>(this.client, runId, options.follow);
+    for await (const pointer of pointers) {
       if (read.has(pointer.segment)) continue;
       read.add(pointer.segment);
-      yield* this.segmentEvents(pointer.segment);
+      yield* this.segmentEvents(pointer.segment, options.follow);
     }
   }
 
-  private async *segmentEvents(segmentId: string): AsyncGenerator<StreamEvent, void, undefined> {
+  private async *segmentEvents(
+    segmentId: string,
+    follow: boolean | undefined,
+  ): AsyncGenerator<StreamEvent, void, undefined> {
     const seen = new Set<string>();
-    for await (const record of this.client.readStream<EventRecord>(segmentId, eventsStreamKey)) {
+    for await (const record of readSoFar<EventRecord>(this.client, segmentId, follow)) {
       for (const { key, event } of record.entries) {
         if (seen.has(key)) continue;
         seen.add(key);
@@ -115,7 +188,10 @@ export class DurableRuns {
       );
     }
     const epoch = pause?.epoch ?? 0;
-    await this.client.send(runId, decisions, decisionsTopic, `${runId}:decisions:${epoch}`);
+    // The version is in the key: a run moved by `fork` dropped what was sent before, and waits anew.
+    const version = (await this.client.getWorkflow(runId))?.applicationVersion ?? '';
+    const key = `${runId}:decisions:${epoch}:${version}`;
+    await this.client.send(runId, decisions, decisionsTopic, key);
   }
 
   /** The run's final response; rejects with the `LlmError` it ended with (`cancelled` when cancelled or timed out). */
@@ -144,19 +220,58 @@ export class DurableRuns {
     await this.client.cancelWorkflow(runId, { cancelChildren: true });
   }
 
-  /** Runs of every agent, optionally by DBOS status. */
-  async list(options: { status?: string } = {}): Promise<DurableRunSummary[]> {
-    const workflows = await this.client.listWorkflows({
-      ...(options.status === undefined ? {} : { status: options.status as never }),
-    });
-    return workflows
-      .filter((workflow) => workflow.workflowName.startsWith(workflowPrefix))
-      .map((workflow) => ({
-        runId: workflow.workflowID,
-        agentName: workflow.workflowName.slice(workflowPrefix.length),
-        status: workflow.status,
-        ...(workflow.executorId === undefined ? {} : { executorId: workflow.executorId }),
-      }));
+  /**
+   * A page of runs, newest first, by `state`, `agent` and age (`olderThan`: created before);
+   * pass the page's `cursor` for the next. Throws a `TypeError` for options out of range.
+   */
+  async list(options: DurableListOptions = {}): Promise<DurableRunPage> {
+    return listRuns(this.tables(), options);
+  }
+
+  /** One run (`undefined` for an id that is no run). */
+  async get(runId: string): Promise<DurableRunSummary | undefined> {
+    return getRun(this.tables(), runId);
+  }
+
+  /**
+   * Removes finished runs (succeeded, failed, cancelled) that ended before `olderThan`, with
+   * their stretches, events and journal; at most `limit` (default 1000) a call. Returns their ids.
+   */
+  async retain(options: DurableRetainOptions): Promise<{ runIds: string[] }> {
+    return retainRuns(this.tables(), options);
+  }
+
+  /**
+   * Moves a run that waits for decisions to the workers of `version` (when its own version has
+   * none left: `list` shows it `stranded`). The run keeps its id; DBOS rewinds it to the step
+   * after its last completed one and re-enqueues it at `version`, whose worker replays the
+   * journal (nothing recorded runs again) and waits for the decisions, then runs on with its
+   * tools. With `decisions`, they are sent too (checked first, like `decide`). Rejects with a
+   * `DurableRunsError`, changing nothing: `not_found`, `not_paused`, `not_stranded` (a live
+   * worker of its own version runs it), `unknown_version`,
+   * `tool_missing` (the version lacks a tool a waiting call needs); a `TypeError` for
+   * decisions that do not fit.
+   */
+  async fork(
+    runId: string,
+    options: DurableForkOptions & {
+      readonly decisions?: Readonly<Record<string, ResumeDecision>>;
+    },
+  ): Promise<void> {
+    const tables = this.tables();
+    const plan = await planFork(tables, runId, options);
+    if (options.decisions !== undefined) checkForkDecisions(plan, options.decisions);
+    await moveRun(tables, plan);
+    if (options.decisions !== undefined) await this.decide(runId, options.decisions);
+  }
+
+  private tables(): RunTables {
+    return {
+      client: this.client,
+      pool: this.pool(),
+      schema: clientSchema(this.client),
+      staleAfterSec: this.staleAfterSec,
+    };
   }
 
   /**
@@ -189,6 +304,23 @@ export class DurableRuns {
 
   private async pause(runId: string): Promise<PauseRecord | undefined> {
     return (await this.client.getEvent<PauseRecord>(runId, pauseEventKey, 0)) ?? undefined;
+  }
+}
+
+/** The workflow's events stream; unless `follow`, it ends after 1 s without a value. */
+async function* readSoFar<T>(
+  client: DBOSClient,
+  workflowId: string,
+  follow: boolean | undefined,
+): AsyncGenerator<T, void, undefined> {
+  if (follow !== false) {
+    yield* client.readStream<T>(workflowId, eventsStreamKey);
+    return;
+  }
+  try {
+    yield* client.readStream<T>(workflowId, eventsStreamKey, { timeoutSeconds: 1 });
+  } catch (error) {
+    if (!DBOSErrors.isStreamTimeoutError(error)) throw error;
   }
 }
 

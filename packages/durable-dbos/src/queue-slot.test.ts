@@ -44,7 +44,8 @@ describe.skipIf(server === undefined)('workerConcurrency counts running runs onl
     // With the only slot held by the waiting run, this one would stay ENQUEUED for ever.
     await runs.start('mailer', { runId: 'passes', prompt: 'Just answer' });
     expect((await runs.result('passes')).message.content).toBe('Sent the email.');
-    expect((await runs.list({ status: 'PENDING' })).map((run) => run.runId)).toContain('waits');
+    const waitingRuns = await runs.list({ state: 'waiting_approval' });
+    expect(waitingRuns.runs.map((run) => run.runId)).toEqual(['waits']);
     await runs.decide('waits', { call_1: 'approve' });
     expect((await runs.result('waits')).message.content).toBe('Sent the email.');
   }, 60_000);

@@ -29,7 +29,7 @@ export function splitInput(input: DurableRunInput): {
 
 /** The queue of an agent's runs (DBOS `registerQueue` parameters). */
 export interface DurableQueueOptions {
-  /** The queue's name; default `agcore-<agent name>`. Clients pass it to `DurableRuns`. */
+  /** The queue's name; default `agcore-<agent name>`. Workers record it in the catalog, where clients find it. */
   readonly name?: string;
   /**
    * At most this many runs at once in one worker process. A run that waits for a person does
@@ -48,6 +48,11 @@ export interface DurableAgentOptions {
   readonly cycle: () => LlmCycleOptions;
   /** The registry for each run (called in the worker). */
   readonly registry: () => ToolRegistry;
+  /**
+   * The agent's version: must equal DBOS's `applicationVersion` (checked by `registerQueue`).
+   * A run is continued only by workers of the version that started it; the catalog records it.
+   */
+  readonly version?: string;
   /** The queue the runs are started on. */
   readonly queue?: DurableQueueOptions;
   /** A wait for decisions longer than this abandons the waiting calls and ends the run `cancelled`. Default: no limit. */

@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import type { DurableRuns } from '@agcore/durable-dbos';
 import type { ResumeDecision, RunState } from '@agcore/llm-cycle';
 import type { JsonValue, Permission } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
@@ -33,6 +34,8 @@ export interface ApiContext {
   readonly mcpConfigPath?: string;
   /** Keeps the spans (`--trace`'s), so each run's tree is shown when it ends. */
   readonly tracing?: PlaygroundTracing;
+  /** `--durable URL`: the page is the durable view of the runs there. */
+  readonly durable?: DurableRuns;
 }
 
 /** The run the page drives (one at a time: a flow's or a chat message), per context. */

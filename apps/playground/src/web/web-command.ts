@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import type { Permission } from '@agcore/tools-core';
+import { DurableRuns } from '@agcore/durable-dbos';
+import { describeThrown, type Permission } from '@agcore/tools-core';
 import type { PermissionConfig } from '@agcore/tools-permission';
+import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { ModelSettings } from '../core/model-settings.js';
 import type { Terminal } from '../core/output.js';
 import { ExitCode, PlaygroundError } from '../core/playground-error.js';
@@ -21,6 +23,8 @@ export interface WebCommandOptions {
   readonly open: boolean;
   /** `--flow NAME`: the flow the page starts on. */
   readonly flow?: string;
+  /** `--durable URL`: the page is the durable view of the runs on that system database. */
+  readonly durable?: string;
 }
 
 /**
@@ -34,8 +38,10 @@ export async function webCommand(options: WebCommandOptions): Promise<number> {
       `Unknown flow '${options.flow}'. Flows: ${webFlows.map((flow) => flow.name).join(', ')}.`,
     );
   }
+  const durable = options.durable === undefined ? undefined : await connectDurable(options.durable);
   const tracing = await startTracing({ keep: true });
   const server = await startWebServer({
+    ...(durable === undefined ? {} : { durable: durable.runs }),
     flows: webFlows,
     model: options.model,
     policy: options.policy,
@@ -59,8 +65,36 @@ export async function webCommand(options: WebCommandOptions): Promise<number> {
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
   await server.close();
+  await durable?.client.destroy();
   await tracing.shutdown();
   return signal === 'SIGTERM' ? 143 : ExitCode.ok;
+}
+
+/** A client of the system database at `url`; a `PlaygroundError` (password hidden) when it does not answer. */
+async function connectDurable(url: string): Promise<{ client: DBOSClient; runs: DurableRuns }> {
+  let client: DBOSClient | undefined;
+  try {
+    client = await DBOSClient.create({ systemDatabaseUrl: url });
+    const runs = new DurableRuns(client);
+    await runs.agents(); // reaches the database now, not on the page's first request
+    return { client, runs };
+  } catch (error) {
+    await client?.destroy().catch(() => undefined);
+    const password = safeUrl(url)?.password ?? '';
+    let reason = describeThrown(error);
+    if (password !== '') reason = reason.replaceAll(password, '***');
+    throw new PlaygroundError(`--durable: Postgres is not reachable (${reason}).`, {
+      exitCode: ExitCode.failed,
+    });
+  }
+}
+
+function safeUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts the platform's URL opener, detached; says so when there is none. Never throws. */

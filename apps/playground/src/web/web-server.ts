@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { handleDurableApi } from './durable-api.js';
 import { EventHub } from './event-hub.js';
 import { sendJson } from './responses.js';
 import { type ApiContext, closeApi, handleApi } from './web-api.js';
@@ -103,11 +104,17 @@ async function handle(request: IncomingMessage, response: ServerResponse, route:
     route.context.hub.attach(response, Number(request.headers['last-event-id'] ?? 0) || 0);
     return;
   }
+  const durable = route.context.durable;
+  if (durable !== undefined && url.pathname.startsWith('/api/durable/')) {
+    await handleDurableApi(request, response, url, durable);
+    return;
+  }
   if (url.pathname.startsWith('/api/')) {
     await handleApi(request, response, url, route.context);
     return;
   }
-  const name = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
+  const home = durable === undefined ? 'index.html' : 'durable.html';
+  const name = url.pathname === '/' ? home : url.pathname.slice(1);
   const body = route.assets.get(name);
   if (body === undefined || request.method !== 'GET') {
     sendJson(response, 404, { error: `No ${url.pathname} here.` });
@@ -118,13 +125,12 @@ async function handle(request: IncomingMessage, response: ServerResponse, route:
 
 function sendAsset(response: ServerResponse, name: string, body: string, route: Route): void {
   const nonce = randomBytes(16).toString('base64');
-  const text =
-    name === 'index.html'
-      ? body
-          .replace('{"imports": {}}', importMap(route))
-          .replaceAll('{{NONCE}}', nonce)
-          .replaceAll('{{TOKEN}}', route.token)
-      : body;
+  const text = name.endsWith('.html')
+    ? body
+        .replace('{"imports": {}}', importMap(route))
+        .replaceAll('{{NONCE}}', nonce)
+        .replaceAll('{{TOKEN}}', route.token)
+    : body;
   response.writeHead(200, {
     'content-type': contentTypes[path.extname(name)] ?? 'text/plain',
     'cache-control': 'no-store',

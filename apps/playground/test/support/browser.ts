@@ -11,11 +11,15 @@ import { baseEnv, startCli } from './cli.js';
 /** Debian's headless Chromium (`apt-get install chromium-headless-shell`); `AGCORE_CHROMIUM` overrides. */
 export const chromiumPath = process.env.AGCORE_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 
-/** Where the tests write the screenshots the README links. */
-export const screenshotDir = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../docs/playground',
-);
+/**
+ * Where the tests write their screenshots: docs/playground (the ones the README links) with
+ * `AGCORE_UPDATE_SCREENSHOTS=1`, else a directory of the system's temp dir, so a test run
+ * changes no tracked file.
+ */
+export const screenshotDir =
+  process.env.AGCORE_UPDATE_SCREENSHOTS === '1'
+    ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/playground')
+    : path.join(os.tmpdir(), 'agcore-playground-screenshots');
 
 /**
  * Whether the browser suites run: always with `AGCORE_SERVICE_TESTS=1` (a missing browser then

@@ -70,7 +70,7 @@ export function call(id: string, name: string, to: string): StreamedCall {
 
 /**
  * The model: a tool call to `send_email` first, then a streamed text once the tool answered; a
- * prompt that starts `Just answer` gets the text at once.
+ * prompt that starts `Just answer` gets the text at once, one that starts `Fail` a 400.
  */
 export async function startModel() {
   const server = await startChatCompletionsServer({ keepAliveTimeoutMs: 1000 });
@@ -84,6 +84,8 @@ export async function startModel() {
     const last = body.messages.at(-1);
     const pause = settings.pauseMs > 0 ? { pause: settings.pauseMs } : {};
     const direct = last?.role === 'user' && String(last.content).startsWith('Just answer');
+    if (last?.role === 'user' && String(last.content).startsWith('Fail'))
+      return { kind: 'json', status: 400, body: { error: { message: 'refused', type: 'bad' } } };
     if (last?.role === 'tool' || direct)
       return { kind: 'sse', writes: textStream(settings.text), ...pause };
     return {

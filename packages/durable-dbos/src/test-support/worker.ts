@@ -69,6 +69,9 @@ const askUser = defineTool({
   },
 });
 
+// TOOLS: the names of the tools this worker's registry has (default both).
+const toolNames = (process.env.TOOLS ?? 'send_email,ask_user').split(',');
+const tools = [sendEmail, askUser].filter((tool) => toolNames.includes(tool.name));
 const timeout = process.env.APPROVAL_TIMEOUT_SEC;
 const parallel = process.env.MAX_PARALLEL;
 const agent = defineDurableAgent({
@@ -80,9 +83,13 @@ const agent = defineDurableAgent({
     ...(parallel === undefined ? {} : { maxParallelToolCalls: Number(parallel) }),
     ...(process.env.STATE_SECRET === undefined ? {} : { stateSecret: process.env.STATE_SECRET }),
   }),
-  registry: () => new ToolRegistry().registerAll([sendEmail, askUser]),
-  queue: { workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? '10') },
+  registry: () => new ToolRegistry().registerAll(tools),
+  queue: {
+    workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? '10'),
+    ...(process.env.QUEUE_NAME === undefined ? {} : { name: process.env.QUEUE_NAME }),
+  },
   ...(timeout === undefined ? {} : { approvalTimeoutSec: Number(timeout) }),
+  ...(process.env.AGENT_VERSION === undefined ? {} : { version: process.env.AGENT_VERSION }),
 });
 
 await pool.query('CREATE TABLE IF NOT EXISTS attempts (seq bigserial, key text, executor text)');
@@ -92,7 +99,7 @@ DBOS.setConfig({
   name: 'agcore-durable-test',
   systemDatabaseUrl: databaseUrl,
   executorID: env('EXECUTOR_ID'),
-  applicationVersion: 'agcore-test-1',
+  applicationVersion: process.env.APP_VERSION ?? 'agcore-test-1',
   runAdminServer: false,
   logLevel: 'error',
 });
