@@ -1,15 +1,25 @@
 // Smaller rooms: the public entry shows what the README shows, files stay small, and imports
 // inside the package go one way.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as entry from './index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const sources = readdirSync(here).filter(
-  (name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.bench.ts'),
-);
+
+/** The runtime source files under `src` (tests, benches and test support left out), as paths relative to it. */
+function runtimeSources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'test-support' ? [] : runtimeSources(path);
+    const isRuntime =
+      name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.bench.ts');
+    return isRuntime ? [relative(here, path).split('\\').join('/')] : [];
+  });
+}
+
+const sources = runtimeSources(here);
 
 describe('the public entry', () => {
   it('exports what the README documents and no internal helper', () => {
@@ -39,8 +49,8 @@ describe('the source files', () => {
     const edges = new Map<string, string[]>();
     for (const name of sources) {
       const text = readFileSync(join(here, name), 'utf8');
-      const targets = [...text.matchAll(/from '\.\/([^']+)\.js'/g)].map(
-        (match) => `${match[1]}.ts`,
+      const targets = [...text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)].map((match) =>
+        posix.join(posix.dirname(name), `${match[1]}.ts`),
       );
       edges.set(name, targets);
     }
