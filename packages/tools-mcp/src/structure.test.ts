@@ -21,6 +21,24 @@ function runtimeSources(dir: string): string[] {
 
 const sources = runtimeSources(here);
 
+/** Every file under `src` (tests, benches and test support included), relative to it. */
+function allFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return allFiles(path);
+    return /\.(ts|mjs)$/.test(name) ? [relative(here, path).split('\\').join('/')] : [];
+  });
+}
+
+/** The folders under `src` that hold runtime code (`test-support` left out). */
+function runtimeFolders(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (!statSync(path).isDirectory() || name === 'test-support') return [];
+    return [`${relative(here, path).split('\\').join('/')}/`, ...runtimeFolders(path)];
+  });
+}
+
 describe('the public entry', () => {
   it('exports what the README documents and no internal helper', () => {
     expect(Object.keys(entry).sort()).toEqual([
@@ -43,6 +61,23 @@ describe('the source files', () => {
       const lines = readFileSync(join(here, name), 'utf8').split('\n').length;
       expect(lines, name).toBeLessThanOrEqual(400);
     }
+  });
+
+  it('stay under ~400 lines each, tests and test support too', () => {
+    for (const name of allFiles(here)) {
+      const lines = readFileSync(join(here, name), 'utf8').split('\n').length;
+      expect(lines, name).toBeLessThanOrEqual(400);
+    }
+  });
+
+  it("sit in the folders the README's Layout names, each with its purpose", () => {
+    const readme = readFileSync(join(here, '..', 'README.md'), 'utf8');
+    const layout = readme.split('\n## Layout\n')[1]?.split('\n## ')[0] ?? '';
+    const rows = [...layout.matchAll(/^\| `([a-z/-]+\/)` \| (.+) \|$/gm)];
+    const named = rows.map((row) => row[1]);
+    for (const row of rows) expect(row[2]?.trim().length, row[1]).toBeGreaterThan(10);
+    expect(named.sort()).toEqual(runtimeFolders(here).sort());
+    expect(named).toEqual(expect.arrayContaining(['engines/legacy/', 'engines/modern/', 'auth/']));
   });
 
   it('import each other one way (no cycle)', () => {
