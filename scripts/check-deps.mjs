@@ -47,6 +47,39 @@ const folderRules = {
     loop: ['.', 'runs', 'observability', 'context'],
     testing: ['.', 'providers/http', 'providers/openai-compatible'],
   },
+  // issue 31 §5: `.` is the shared vocabulary (public types, the error, tool names and
+  // permissions); the two engines never import each other, and only the loader sees both;
+  // auth imports no engine; the modern engine does not use the v1 transports.
+  '@agcore/tools-mcp': {
+    '.': [],
+    'index.ts': ['*'],
+    'node.ts': ['*'],
+    'cli.ts': ['*'],
+    auth: ['.'],
+    config: ['.', 'auth'],
+    calls: ['.'],
+    schemas: ['.'],
+    pins: ['.'],
+    typegen: ['.'],
+    transport: ['.', 'auth', 'config'],
+    engines: ['.', 'calls', 'config', 'schemas', 'transport'],
+    'engines/legacy': ['.', 'engines', 'calls', 'config', 'transport'],
+    'engines/modern': ['.', 'engines', 'calls', 'auth'],
+    'engines/engine-loader.ts': ['.', 'engines', 'engines/legacy', 'engines/modern'],
+    listing: ['.', 'engines', 'pins', 'schemas'],
+    tools: ['.', 'pins'],
+    client: [
+      '.',
+      'calls',
+      'config',
+      'engines',
+      'engines/engine-loader.ts',
+      'listing',
+      'pins',
+      'schemas',
+      'tools',
+    ],
+  },
 };
 
 /** The room of `path` (relative to `src`) in `rules`, or undefined when no row holds it. */

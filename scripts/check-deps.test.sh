@@ -56,4 +56,31 @@ put packages/llm-cycle/src/providers/openai-responses/stream.ts "import type { W
 node "$here/check-deps.mjs" "$fixture" >/dev/null
 put packages/llm-cycle/src/elsewhere/extra.ts "export {};"
 expect_failure 'a folder the table does not name' 'folder rules of @agcore/llm-cycle do not name'
+rm -r "$fixture/packages/llm-cycle/src/elsewhere"
+# tools-mcp (issue 31 §5): the two engines never import each other; auth imports no engine.
+m=packages/tools-mcp/src
+make_pkg tools-mcp @agcore/tools-mcp '{}' "export type { Engine } from './engines/engine-loader.js';"
+put $m/mcp-tool-error.ts "export class McpToolError extends Error {}"
+put $m/engines/engine.ts "import type { McpToolError } from '../mcp-tool-error.js'; export type E = McpToolError;"
+put $m/engines/legacy/connection.ts "import type { E } from '../engine.js'; export type L = E;"
+put $m/engines/modern/connection.ts "import type { E } from '../engine.js'; export type M = E;"
+put $m/engines/engine-loader.ts "import type { L } from './legacy/connection.js'; import type { M } from './modern/connection.js'; export type Engine = L | M;"
+put $m/auth/errors.ts "import { McpToolError } from '../mcp-tool-error.js'; export class AuthError extends McpToolError {}"
+node "$here/check-deps.mjs" "$fixture" >/dev/null
+put $m/engines/legacy/connection.ts "import type { M } from '../modern/connection.js'; export type L = M;"
+expect_failure 'the legacy engine importing the modern one' 'folder rules forbid for room engines/legacy'
+put $m/engines/legacy/connection.ts "import type { E } from '../engine.js'; export type L = E;"
+put $m/engines/modern/connection.ts "import type { L } from '../legacy/connection.js'; export type M = L;"
+expect_failure 'the modern engine importing the legacy one' 'folder rules forbid for room engines/modern'
+put $m/engines/modern/connection.ts "const legacy = () => import('../legacy/connection.js'); export type M = typeof legacy;"
+expect_failure 'the modern engine loading the legacy one with import()' 'folder rules forbid for room engines/modern'
+put $m/engines/modern/connection.ts "import type { E } from '../engine.js'; export type M = E;"
+put $m/auth/errors.ts "import type { E } from '../engines/engine.js'; export type A = E;"
+expect_failure 'auth importing the engines' 'folder rules forbid for room auth'
+put $m/auth/errors.ts "import type { M } from '../engines/modern/connection.js'; export type A = M;"
+expect_failure 'auth importing an engine' 'folder rules forbid for room auth'
+put $m/auth/errors.ts "export {};"
+node "$here/check-deps.mjs" "$fixture" >/dev/null
+put $m/elsewhere/extra.ts "export {};"
+expect_failure 'a tools-mcp folder the table does not name' 'folder rules of @agcore/tools-mcp do not name'
 echo "check-deps self-test passed"

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { McpClient } from './mcp-client.js';
-import { McpServers } from './mcp-servers.js';
-import { generateToolTypes, type TypegenServer } from './typegen.js';
+import { McpClient } from './client/mcp-client.js';
+import { McpServers } from './client/mcp-servers.js';
+import { generateToolTypes, type TypegenServer } from './typegen/typegen.js';
 
 const usage = `Usage:
   agcore-mcp typegen --config <mcp.json> [--server <name>]... [--out <file.ts>] [--import-from <module>]

@@ -30,29 +30,34 @@ export type {
   McpResourceLinkContent,
   McpTextContent,
   McpToolResult,
-} from './call-result.js';
-export { McpClient } from './mcp-client.js';
-export type { McpServerEntry } from './mcp-config.js';
-export { parseMcpServersConfig } from './mcp-config.js';
+} from './calls/call-result.js';
+export { McpClient } from './client/mcp-client.js';
 export type {
   McpServerFailure,
   McpServersConnectResult,
   McpServersOptions,
   McpServersToolsResult,
-} from './mcp-servers.js';
-export { McpServers } from './mcp-servers.js';
-export type { McpErrorCode, McpToolErrorOptions } from './mcp-tool-error.js';
-export { McpToolError } from './mcp-tool-error.js';
-export type { McpNeedsApproval, McpTool, McpToolFilter, McpToolsOptions } from './mcp-tools.js';
-export type { McpPermissionOverrides, McpToolAnnotations } from './tool-permissions.js';
+} from './client/mcp-servers.js';
+export { McpServers } from './client/mcp-servers.js';
+export type { McpServerEntry } from './config/mcp-config.js';
+export { parseMcpServersConfig } from './config/mcp-config.js';
 export type {
   McpHttpTransportConfig,
   McpSseTransportConfig,
   McpStdioTransportConfig,
   McpTransportConfig,
-} from './transport-config.js';
-export type { TypegenOptions, TypegenServer } from './typegen.js';
-export { generateToolTypes } from './typegen.js';
+} from './config/transport-config.js';
+export type { McpErrorCode, McpToolErrorOptions } from './mcp-tool-error.js';
+export { McpToolError } from './mcp-tool-error.js';
+export type { McpPermissionOverrides, McpToolAnnotations } from './tool-permissions.js';
+export type {
+  McpNeedsApproval,
+  McpTool,
+  McpToolFilter,
+  McpToolsOptions,
+} from './tools/mcp-tools.js';
+export type { TypegenOptions, TypegenServer } from './typegen/typegen.js';
+export { generateToolTypes } from './typegen/typegen.js';
 export type {
   McpAutoReconnectOptions,
   McpCallOptions,

@@ -6,9 +6,9 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
-import { CallAbort } from './call-abort.js';
-import { ObservedStdioTransport } from './stdio-process.js';
+import { CallAbort } from './calls/call-abort.js';
 import { faultServer } from './test-support/servers.js';
+import { ObservedStdioTransport } from './transport/stdio-process.js';
 
 const require = createRequire(import.meta.url);
 
@@ -22,7 +22,7 @@ describe('the MCP SDK this package was checked against', () => {
     expect(manifest.version).toBe('1.32.2');
   });
 
-  it('keeps the stdio child in _process (stdio-process.ts: exit codes, fast close, one drain listener)', async () => {
+  it('keeps the stdio child in _process (transport/stdio-process.ts: exit codes, fast close, one drain listener)', async () => {
     const transport = new ObservedStdioTransport(
       faultServer('fault-server.mjs', 'exit-mid-call'),
       1024,
@@ -36,13 +36,13 @@ describe('the MCP SDK this package was checked against', () => {
     }
   });
 
-  it('has the private Client.cacheToolMetadata (tool-listing.ts: output validators of every page)', () => {
+  it('has the private Client.cacheToolMetadata (listing/tool-listing.ts: output validators of every page)', () => {
     const prototype = Client.prototype as unknown as Record<string, unknown>;
     expect(typeof prototype.cacheToolMetadata).toBe('function');
     expect(typeof prototype.getToolOutputValidator).toBe('function');
   });
 
-  it("installs its dispatcher as the transport's onmessage on connect (connection.ts: progress before responses)", async () => {
+  it("installs its dispatcher as the transport's onmessage on connect (engines/legacy/connection.ts: progress before responses)", async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     serverSide.onmessage = (message) => {
       if ('method' in message && message.method === 'initialize' && 'id' in message) {
@@ -65,7 +65,7 @@ describe('the MCP SDK this package was checked against', () => {
     await client.close();
   });
 
-  it("keeps a transport's onerror and calls it before its own (connection.ts: transport failures apart from noise)", async () => {
+  it("keeps a transport's onerror and calls it before its own (engines/legacy/connection.ts: transport failures apart from noise)", async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     serverSide.onmessage = (message) => {
       if ('method' in message && message.method === 'initialize' && 'id' in message) {
@@ -91,7 +91,7 @@ describe('the MCP SDK this package was checked against', () => {
     await client.close();
   });
 
-  it('uses of a request signal only aborted, reason, throwIfAborted and one abort listener (call-abort.ts)', async () => {
+  it('uses of a request signal only aborted, reason, throwIfAborted and one abort listener (calls/call-abort.ts)', async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const sent: unknown[] = [];
     serverSide.onmessage = (message) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { McpToolInfo } from './index.js';
-import { createMcpTools, type ToolHost } from './mcp-tools.js';
 import { exposedToolName, sanitizeToolName } from './tool-names.js';
 import { permissionsFromAnnotations } from './tool-permissions.js';
+import { createMcpTools, type ToolHost } from './tools/mcp-tools.js';
 
 describe('tool names', () => {
   it('sanitises to [a-zA-Z0-9_-] and keeps short names', () => {

@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpClient } from '../mcp-client.js';
+import type { McpClient } from '../client/mcp-client.js';
 import { median, paired, table } from './bench-stats.js';
 import { startModernHttp } from './modern-server.js';
 

@@ -5,8 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { McpStdioTransportConfig } from '../config/transport-config.js';
 import type { McpToolError } from '../mcp-tool-error.js';
-import type { McpStdioTransportConfig } from '../transport-config.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageRoot = join(here, '..', '..');
