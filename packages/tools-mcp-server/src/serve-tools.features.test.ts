@@ -53,6 +53,29 @@ describe('authentication', () => {
     expect(seen.contexts[0]?.caller).toEqual({ id: 'alice', scopes: ['tools'] });
   });
 
+  for (const protocol of ['legacy', 'auto', '2026-07-28'] as const) {
+    it(`McpClient with protocol '${protocol}' and no auth: auth_required, not mcp_error`, async () => {
+      const { listening, seen } = await start({
+        authenticate: (request) =>
+          request.headers.get('authorization') === 'Bearer good-token'
+            ? { id: 'alice', scopes: ['tools'] }
+            : undefined,
+      });
+      const client = closeLater(
+        new McpClient('protected', { type: 'streamable-http', url: listening.url, protocol }),
+      );
+      const error = await client.connect().then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toMatchObject({ code: 'auth_required' });
+      expect(String((error as Error).message)).toMatch(
+        /MCP server 'protected' requires authorization: it answered HTTP 401/,
+      );
+      expect(seen.contexts).toHaveLength(0);
+    });
+  }
+
   it('verifyBearerJwt accepts a token signed by a key of the JWKS URL and refuses others', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256');
     const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
