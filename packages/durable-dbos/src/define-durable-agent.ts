@@ -35,7 +35,7 @@ export interface DurableAgent {
   /** The version it was defined with (`undefined`: DBOS's `applicationVersion`, whatever it is). */
   readonly version: string | undefined;
   /**
-   * Registers both queues in the system database and records the agent (queue, version, tool
+   * Runs `stores.migrate()` when given, registers both queues in the system database and records the agent (queue, version, tool
    * names) in the catalog clients read, then beats every 5 s; call after `DBOS.launch()`.
    * Rejects with a `DurableRunsError` `version_mismatch` when `version` is not DBOS's
    * `applicationVersion`.

@@ -18,4 +18,9 @@ export type {
 } from './run-list.js';
 export type { DurableRetainOptions } from './run-retain.js';
 export type { SqlConnection, SqlPool } from './system-sql.js';
-export type { DurableAgentOptions, DurableQueueOptions, DurableRunInput } from './types.js';
+export type {
+  DurableAgentOptions,
+  DurableAgentStores,
+  DurableQueueOptions,
+  DurableRunInput,
+} from './types.js';

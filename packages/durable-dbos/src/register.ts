@@ -37,6 +37,7 @@ export async function registerAgent(registration: Registration): Promise<void> {
     ...(workerConcurrency === undefined ? {} : { workerConcurrency }),
     onConflict: 'always_update',
   });
+  await options.stores?.migrate?.();
   const pool = workerPool();
   const executorId = DBOS.executorID;
   const tools = options.registry().listTools();

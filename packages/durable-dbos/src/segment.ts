@@ -80,7 +80,9 @@ async function stretch(
   input: SegmentInput,
   log: EventLog,
 ): Promise<SegmentResult> {
-  const base = options.cycle();
+  const own = options.cycle();
+  const store = options.stores?.resultStore;
+  const base = own.spill !== undefined || store === undefined ? own : { ...own, spill: { store } };
   const registry = durableRegistry(options.registry(), log, {
     maxToolResultBytes: base.maxToolResultBytes === undefined ? 16_384 : base.maxToolResultBytes,
   });

@@ -1,4 +1,10 @@
-import type { ChatMessage, ChatResponse, LlmCycleOptions, LlmErrorJson } from '@agcore/llm-cycle';
+import type {
+  ChatMessage,
+  ChatResponse,
+  LlmCycleOptions,
+  LlmErrorJson,
+  ResultStore,
+} from '@agcore/llm-cycle';
 import type { ToolRegistry } from '@agcore/tools-registry';
 
 /** What a run starts from: a prompt, or a history that ends with the user's message. */
@@ -40,6 +46,19 @@ export interface DurableQueueOptions {
   readonly rateLimit?: { readonly limitPerPeriod: number; readonly periodSec: number };
 }
 
+/**
+ * Stores shared by every worker: `createPostgresStores({ pool })` of `@agcore/store-postgres`
+ * fits, on the pool DBOS's system database uses (`DBOS.setConfig({ systemDatabasePool: pool })`):
+ * one Postgres, one set of tables. Its `runStore` is not used: a durable run's claim is its DBOS
+ * workflow (a stretch replayed after a crash must not be refused as a second claim).
+ */
+export interface DurableAgentStores {
+  /** Where each result over `maxToolResultBytes` is kept whole (the cycle's `spill` store, unless `cycle()` sets its own): `read_result` reads it in any worker, after a restart too. */
+  readonly resultStore: ResultStore;
+  /** Creates or updates the stores' tables: run by `registerQueue` (it must be idempotent and safe from many workers at once). */
+  readonly migrate?: () => Promise<unknown>;
+}
+
 /** Options of `defineDurableAgent`. */
 export interface DurableAgentOptions {
   /** The agent's name: the DBOS workflow is `agcore.agent.<name>`. */
@@ -55,6 +74,8 @@ export interface DurableAgentOptions {
   readonly version?: string;
   /** The queue the runs are started on. */
   readonly queue?: DurableQueueOptions;
+  /** Stores shared by the workers (see `DurableAgentStores`): spilled results readable by any worker. */
+  readonly stores?: DurableAgentStores;
   /** A wait for decisions longer than this abandons the waiting calls and ends the run `cancelled`. Default: no limit. */
   readonly approvalTimeoutSec?: number;
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { PostgresChangeFeed, type PostgresChangeFeedOptions } from './change-feed.js';
 import { Database, describeTarget, quoteSchema } from './database.js';
 import { PostgresIdempotencyStore } from './idempotency-store.js';
 import { migrate } from './migrate.js';
@@ -20,6 +21,8 @@ export interface PostgresStoresOptions {
   readonly maxBytes?: number;
   /** How long to wait for a connection of a pool the stores make, in ms. Default 10 000. */
   readonly connectTimeoutMs?: number;
+  /** Options of the change feed (`changes`): its reconnect delay and error hook. */
+  readonly changes?: PostgresChangeFeedOptions;
 }
 
 /** What `createPostgresStores` returns. */
@@ -30,9 +33,11 @@ export interface PostgresStores {
   readonly idempotencyStore: PostgresIdempotencyStore;
   /** Spilled tool results: `spill: { store }`. */
   readonly resultStore: PostgresResultStore;
+  /** Changes across the processes on this schema (`LISTEN/NOTIFY`): `serveTools({ changes })`. */
+  readonly changes: PostgresChangeFeed;
   /** Creates or updates the schema (idempotent, safe from many processes at once); resolves the migrations applied now. */
   migrate(): Promise<number[]>;
-  /** Waits for background cleanups, then ends the pool when the stores made it (yours is left open). */
+  /** Ends the feed's listening connection, waits for background cleanups, then ends the pool when the stores made it (yours is left open). */
   close(): Promise<void>;
 }
 
@@ -77,8 +82,36 @@ function poolOf(connection: PostgresConnection, connectTimeoutMs: number): pg.Po
   return pool;
 }
 
+/** Options of `createPostgresChangeFeed`: the schema (its channel is `<schema>.changes`) and the feed's own. */
+export interface PostgresChangeFeedSettings extends PostgresChangeFeedOptions {
+  /** As `createPostgresStores`' `schema`. Default `agcore`. */
+  readonly schema?: string;
+  /** How long to wait for a connection of a pool the feed makes, in ms. Default 10 000. */
+  readonly connectTimeoutMs?: number;
+}
+
 /**
- * The three stores on one Postgres pool, in schema `options.schema`. Call `migrate()` once
+ * The change feed alone (no tables, no `migrate()` needed): `LISTEN/NOTIFY` on channel
+ * `<schema>.changes`. Its `close()` ends the pool when it made it.
+ * @throws {TypeError} for a connection that is neither `{ pool }` nor `{ connectionString }`, or a schema that is not a plain identifier
+ * @throws {RangeError} for a `connectTimeoutMs` that is not a positive integer
+ */
+export function createPostgresChangeFeed(
+  connection: PostgresConnection,
+  options: PostgresChangeFeedSettings = {},
+): PostgresChangeFeed {
+  const schema = options.schema ?? defaults.schema;
+  quoteSchema(schema);
+  const connectTimeoutMs = positiveInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
+  const pool = poolOf(connection, connectTimeoutMs);
+  const database = new Database(pool, schema, describeTarget(pool.options));
+  return new PostgresChangeFeed(database, options, async () => {
+    if (connection.pool === undefined) await pool.end();
+  });
+}
+
+/**
+ * The three stores and the change feed on one Postgres pool, in schema `options.schema`. Call `migrate()` once
  * (from any number of processes) before the first operation.
  * @throws {TypeError} for a connection that is neither `{ pool }` nor `{ connectionString }`, or a schema that is not a plain identifier
  * @throws {RangeError} for a `ttlMs`, `maxBytes` or `connectTimeoutMs` that is not a positive integer
@@ -96,15 +129,17 @@ export function createPostgresStores(
   const database = new Database(pool, schema, describeTarget(pool.options));
   const idempotencyStore = new PostgresIdempotencyStore(database, ttlMs);
   const resultStore = new PostgresResultStore(database, ttlMs, maxBytes);
+  const changes = new PostgresChangeFeed(database, options.changes);
   let closed: Promise<void> | undefined;
   return {
     runStore: new PostgresRunStore(database),
     idempotencyStore,
     resultStore,
+    changes,
     migrate: () => migrate(database),
     close: () => {
       closed ??= (async () => {
-        await Promise.all([idempotencyStore.idle(), resultStore.idle()]);
+        await Promise.all([changes.close(), idempotencyStore.idle(), resultStore.idle()]);
         if (connection.pool === undefined) await pool.end();
       })();
       return closed;

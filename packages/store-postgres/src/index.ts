@@ -3,8 +3,15 @@
  * that several processes (web app instances, a worker pool, a fleet of tool servers) share run
  * claims, idempotency keys and spilled results.
  */
-export type { PostgresConnection, PostgresStores, PostgresStoresOptions } from './create-stores.js';
-export { createPostgresStores } from './create-stores.js';
+export type { PostgresChangeFeedOptions } from './change-feed.js';
+export { maxChangeBytes, PostgresChangeFeed } from './change-feed.js';
+export type {
+  PostgresChangeFeedSettings,
+  PostgresConnection,
+  PostgresStores,
+  PostgresStoresOptions,
+} from './create-stores.js';
+export { createPostgresChangeFeed, createPostgresStores } from './create-stores.js';
 export { PostgresStoreError } from './database.js';
 export { PostgresIdempotencyStore } from './idempotency-store.js';
 export { maxKeyBytes } from './keys.js';

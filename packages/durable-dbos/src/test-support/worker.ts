@@ -5,6 +5,7 @@
 // the order they started: `seq`). `ask_user` asks a person first (`awaitInput`) and records the
 // answer it got. TRACE_FILE registers the real OpenTelemetry SDK, spans to that file.
 import { createOpenAICompatibleProvider } from '@agcore/llm-cycle';
+import { createPostgresStores } from '@agcore/store-postgres';
 import { awaitInput, defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { DBOS } from '@dbos-inc/dbos-sdk';
@@ -69,9 +70,28 @@ const askUser = defineTool({
   },
 });
 
+// `fetch_report` returns a long report whose last line is `FACT the end` (spilled past SPILL_BYTES).
+const fetchReport = defineTool({
+  name: 'fetch_report',
+  description: 'Fetches the long report',
+  parameters: { type: 'object', properties: {} },
+  execute: async () =>
+    Array.from({ length: 2000 }, (_, n) => `line ${n}: é-data ünïcode`)
+      .concat('FACT the end')
+      .join('\n'),
+});
+
+// SHARED_STORES=1: one pool for DBOS's system database and the Postgres stores (one set of tables).
+const systemPool =
+  process.env.SHARED_STORES === '1'
+    ? new pg.Pool({ connectionString: databaseUrl, max: 6 })
+    : undefined;
+systemPool?.on('error', () => undefined);
+const stores = systemPool === undefined ? undefined : createPostgresStores({ pool: systemPool });
+
 // TOOLS: the names of the tools this worker's registry has (default both).
 const toolNames = (process.env.TOOLS ?? 'send_email,ask_user').split(',');
-const tools = [sendEmail, askUser].filter((tool) => toolNames.includes(tool.name));
+const tools = [sendEmail, askUser, fetchReport].filter((tool) => toolNames.includes(tool.name));
 const timeout = process.env.APPROVAL_TIMEOUT_SEC;
 const parallel = process.env.MAX_PARALLEL;
 const agent = defineDurableAgent({
@@ -82,7 +102,11 @@ const agent = defineDurableAgent({
     retry: { maxRetries: 0 },
     ...(parallel === undefined ? {} : { maxParallelToolCalls: Number(parallel) }),
     ...(process.env.STATE_SECRET === undefined ? {} : { stateSecret: process.env.STATE_SECRET }),
+    ...(process.env.SPILL_BYTES === undefined
+      ? {}
+      : { maxToolResultBytes: Number(process.env.SPILL_BYTES) }),
   }),
+  ...(stores === undefined ? {} : { stores }),
   registry: () => new ToolRegistry().registerAll(tools),
   queue: {
     workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? '10'),
@@ -98,6 +122,7 @@ await pool.query('CREATE TABLE IF NOT EXISTS effects (key text PRIMARY KEY, reci
 DBOS.setConfig({
   name: 'agcore-durable-test',
   systemDatabaseUrl: databaseUrl,
+  ...(systemPool === undefined ? {} : { systemDatabasePool: systemPool }),
   executorID: env('EXECUTOR_ID'),
   applicationVersion: process.env.APP_VERSION ?? 'agcore-test-1',
   runAdminServer: false,

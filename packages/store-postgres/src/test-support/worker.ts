@@ -38,6 +38,16 @@ async function resumeOnce(stateFile: string, ledger: string): Promise<unknown> {
   }
 }
 
+/** Subscribes, says `listening` once the feed listens, and resolves the first change heard. */
+async function hear(): Promise<unknown> {
+  const heard = new Promise((resolve) => {
+    stores.changes.subscribe(resolve);
+  });
+  await stores.changes.listening();
+  process.stdout.write('listening\n');
+  return { heard: await heard };
+}
+
 async function main(): Promise<unknown> {
   switch (mode) {
     case 'migrate':
@@ -51,6 +61,8 @@ async function main(): Promise<unknown> {
       return { put: true };
     case 'spill':
       return { handle: handleIn(await spillOnce(stores.resultStore, longReport(Number(rest[0])))) };
+    case 'hear':
+      return hear();
     case 'get':
       return { content: (await stores.resultStore.get(rest[0] ?? '')) ?? null };
     default:
