@@ -40,6 +40,8 @@ const folderRules = {
     'providers/anthropic': ['.', 'providers/http'],
     'anthropic.ts': ['.', 'providers/anthropic'],
     'providers/openai-responses': ['.', 'providers/http'],
+    'providers/gemini': ['.', 'providers/http'],
+    'gemini.ts': ['.', 'providers/gemini'],
     runs: ['.'],
     observability: ['.'],
     // The context budget (result store, read_result, clearing, breakdown): the loop uses it.

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => servers?.stop());
 
-describe.each(['chat', 'messages', 'responses'])('%s', (format) => {
+describe.each(['chat', 'messages', 'responses', 'gemini'])('%s', (format) => {
   it('the bare loop takes the 5 requests of the script, streamed and not', async () => {
     await expect(bareLoops[format](servers.urls[format], false)).resolves.toBe(0);
     await expect(bareLoops[format](servers.urls[format], true)).resolves.toBeGreaterThan(100);

@@ -22,6 +22,11 @@ const providers = {
     factory: 'createOpenAIResponsesProvider',
     model: 'gpt-5-mini',
   },
+  gemini: {
+    module: '@agcore/llm-cycle/gemini',
+    factory: 'createGeminiProvider',
+    model: 'gemini-bench',
+  },
 };
 
 /** The libraries of `root`: the loop, the tool registry, the tool definition helper. */

@@ -237,5 +237,69 @@ export async function bareResponses(baseURL, stream) {
   }
 }
 
+// Gemini.
+const geminiTools = [
+  {
+    functionDeclarations: Object.entries(toolSchemas).map(([name, schema]) => ({
+      name,
+      description: schema.description,
+      parametersJsonSchema: schema.parameters,
+    })),
+  },
+];
+const geminiHeaders = { 'content-type': 'application/json', 'x-goog-api-key': 'AIza-bench' };
+
+async function readGeminiTurn(response) {
+  const parts = [];
+  let events = 0;
+  await readFrames(response, (data) => {
+    events++;
+    parts.push(...(JSON.parse(data).candidates?.[0]?.content?.parts ?? []));
+  });
+  return { parts, events };
+}
+
+/** Gemini, streamed or not: the model's parts go back as they came (signatures included). */
+export async function bareGemini(baseURL, stream) {
+  const contents = [{ role: 'user', parts: [{ text: PROMPT }] }];
+  let events = 0;
+  for (let requests = 1; ; requests++) {
+    const body = { contents, systemInstruction: { parts: [{ text: SYSTEM }] }, tools: geminiTools };
+    const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+    const response = await fetch(`${baseURL}/models/gemini-bench:${method}`, {
+      method: 'POST',
+      headers: geminiHeaders,
+      body: JSON.stringify(body),
+    });
+    let parts;
+    if (stream) {
+      const turn = await readGeminiTurn(response);
+      events += turn.events;
+      parts = turn.parts;
+    } else parts = (await response.json()).candidates[0].content.parts;
+    contents.push({ role: 'model', parts });
+    const calls = parts.filter((part) => part.functionCall !== undefined);
+    if (calls.length === 0) return done(requests, events);
+    const results = await Promise.all(
+      calls.map(async (part) => run(part.functionCall.name, part.functionCall.args)),
+    );
+    contents.push({
+      role: 'user',
+      parts: calls.map((part, index) => ({
+        functionResponse: {
+          id: part.functionCall.id,
+          name: part.functionCall.name,
+          response: { result: JSON.stringify(results[index]) },
+        },
+      })),
+    });
+  }
+}
+
 /** The floor of each wire format. */
-export const bareLoops = { chat: bareChat, messages: bareMessages, responses: bareResponses };
+export const bareLoops = {
+  chat: bareChat,
+  messages: bareMessages,
+  responses: bareResponses,
+  gemini: bareGemini,
+};

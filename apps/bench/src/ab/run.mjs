@@ -1,9 +1,9 @@
 // `pnpm bench` in apps/bench: the loop and stream suites on the A/B method, per wire format
-// (Chat Completions, Anthropic Messages, OpenAI Responses). Without `--root-a`: the bare loop
+// (Chat Completions, Anthropic Messages, OpenAI Responses, Gemini). Without `--root-a`: the bare loop
 // of the format (A) against agcore of the working tree (B). With `--root-a DIR` (what
 // `pnpm bench:compare <ref>` passes): agcore of DIR (A) against agcore of `--root-b` (B), in
 // the same process, passes alternating. Flags: --pairs N (>= 20), --warmup N (pairs),
-// --conversations N (per pass), --only chat,messages,responses. See docs/benchmarks.md.
+// --conversations N (per pass), --only chat,messages,responses,gemini. See docs/benchmarks.md.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
@@ -22,6 +22,7 @@ const formats = {
   chat: 'Chat Completions',
   messages: 'Anthropic Messages',
   responses: 'OpenAI Responses',
+  gemini: 'Gemini',
 };
 
 function numberFlag(name, fallback) {

@@ -3,6 +3,8 @@
 // Each reply is prebuilt and chosen by how far the request's conversation has come.
 import {
   functionCallItem,
+  geminiBody,
+  geminiStream,
   messageItem,
   messagesBody,
   messagesStream,
@@ -76,6 +78,28 @@ function responsesReplies(stream) {
   );
 }
 
+function geminiReplies(stream) {
+  const replies = [
+    ...turns.map((calls, turn) => ({
+      thought: `Turn ${turn}.`,
+      calls: calls.map((call, index) => ({
+        id: `fc_${turn}_${index}`,
+        name: call.name,
+        args: JSON.parse(call.arguments),
+      })),
+    })),
+    { text: finalPieces.join('') },
+  ];
+  return replies.map((reply, index) =>
+    stream
+      ? {
+          kind: 'sse',
+          writes: [geminiStream(reply, index < turns.length ? undefined : finalPieces).join('')],
+        }
+      : { kind: 'json', body: geminiBody(reply) },
+  );
+}
+
 /** Calls in the Responses input after each turn: 0, 1, 3, 4, 5. */
 const callsBefore = [0];
 for (const calls of turns) callsBefore.push(callsBefore[callsBefore.length - 1] + calls.length);
@@ -89,13 +113,19 @@ const turnOf = {
       0,
       callsBefore.indexOf(body.input.filter((item) => item.type === 'function_call').length),
     ),
+  gemini: (body) => body.contents.filter((content) => content.role === 'model').length,
 };
 
 const built = {
   chat: { json: chatReplies(false), sse: chatReplies(true) },
   messages: { json: messagesReplies(false), sse: messagesReplies(true) },
   responses: { json: responsesReplies(false), sse: responsesReplies(true) },
+  gemini: { json: geminiReplies(false), sse: geminiReplies(true) },
 };
+
+/** Whether a request asks for a stream (Gemini says it in the URL, the others in the body). */
+const streamed = (request) =>
+  request.body?.stream === true || request.url.includes(':streamGenerateContent');
 
 /** Starts one server per wire format; sends their base URLs; closes when the parent goes. */
 async function serve() {
@@ -104,7 +134,7 @@ async function serve() {
     const server = await startChatCompletionsServer({ recordRequests: false });
     server.fallback((request) => {
       const body = request.body;
-      const list = body?.stream === true ? built[format].sse : built[format].json;
+      const list = streamed(request) ? built[format].sse : built[format].json;
       return list[turnOf[format](body)] ?? noReply;
     });
     servers[format] = server;

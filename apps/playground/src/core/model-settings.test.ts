@@ -34,4 +34,26 @@ describe('--provider', () => {
       'function',
     );
   });
+
+  it('--provider gemini goes to generativelanguage.googleapis.com with GEMINI_API_KEY, and needs a key', () => {
+    const env = { GEMINI_API_KEY: 'AIza-1', OPENAI_API_KEY: 'sk-openai' };
+    expect(
+      resolveModelSettings({ provider: 'gemini', model: 'gemini-3-flash-preview' }, env),
+    ).toMatchObject({
+      kind: 'remote',
+      provider: 'gemini',
+      baseURL: 'https://generativelanguage.googleapis.com/v1beta',
+      apiKey: 'AIza-1',
+    });
+    expect(
+      resolveModelSettings(
+        { baseUrl: 'https://generativelanguage.googleapis.com/v1beta', model: 'gemini-2.5-flash' },
+        env,
+      ),
+    ).toMatchObject({ provider: 'gemini', apiKey: 'AIza-1' });
+    const keyless = resolveModelSettings({ provider: 'gemini', model: 'gemini' }, {});
+    if (keyless.kind !== 'remote') throw new Error('expected remote settings');
+    expect(() => createRemoteProvider(keyless)).toThrow(/GEMINI_API_KEY/);
+    expect(typeof createRemoteProvider({ ...keyless, apiKey: 'AIza-1' }).chat).toBe('function');
+  });
 });

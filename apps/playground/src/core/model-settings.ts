@@ -1,10 +1,16 @@
 import { type ChatProvider, createOpenAICompatibleProvider } from '@agcore/llm-cycle';
 import { createAnthropicProvider } from '@agcore/llm-cycle/anthropic';
+import { createGeminiProvider } from '@agcore/llm-cycle/gemini';
 import { createOpenAIResponsesProvider } from '@agcore/llm-cycle/openai-responses';
 import { PlaygroundError } from './playground-error.js';
 
 /** The wire formats `--provider` names. */
-export const providerKinds = ['openai-compatible', 'anthropic', 'openai-responses'] as const;
+export const providerKinds = [
+  'openai-compatible',
+  'anthropic',
+  'openai-responses',
+  'gemini',
+] as const;
 
 /** A wire format the playground can speak. */
 export type ProviderKind = (typeof providerKinds)[number];
@@ -43,13 +49,29 @@ export interface ModelOptions {
 export const defaultBaseURL = 'https://api.openai.com/v1';
 /** The default API root of `--provider anthropic`. */
 export const anthropicBaseURL = 'https://api.anthropic.com';
+/** The default API root of `--provider gemini`. */
+export const geminiBaseURL = 'https://generativelanguage.googleapis.com/v1beta';
+
+/** The variable each vendor's own SDK reads its key from. */
+function keyOf(provider: ProviderKind, env: NodeJS.ProcessEnv): string | undefined {
+  if (provider === 'anthropic') return nonEmpty(env.ANTHROPIC_API_KEY);
+  if (provider === 'gemini') return nonEmpty(env.GEMINI_API_KEY);
+  return nonEmpty(env.OPENAI_API_KEY);
+}
+
+/** The provider a base URL's host speaks, when it is a vendor's own. */
+function providerOfHost(hostname: string): ProviderKind {
+  if (hostname === 'api.anthropic.com') return 'anthropic';
+  if (hostname === 'generativelanguage.googleapis.com') return 'gemini';
+  return 'openai-compatible';
+}
 
 /**
  * Decides the model: a real endpoint when `--base-url`/`--model` (or `OPENAI_BASE_URL`/
  * `AGCORE_MODEL`) are given, else the scripted one. The wire format is `--provider`, by default
- * `anthropic` for a base URL on api.anthropic.com, else `openai-compatible`; the key is
- * `--api-key`, else the variable each vendor's own SDK reads (`ANTHROPIC_API_KEY`,
- * `OPENAI_API_KEY`). An API key alone does not switch to a real model, so `pnpm playground`
+ * `anthropic` for a base URL on api.anthropic.com, `gemini` on generativelanguage.googleapis.com,
+ * else `openai-compatible`; the key is `--api-key`, else the variable each vendor's own SDK
+ * reads (`ANTHROPIC_API_KEY`, `GEMINI_API_KEY`, `OPENAI_API_KEY`). An API key alone does not switch to a real model, so `pnpm playground`
  * stays offline for people who keep a key in their shell.
  *
  * @throws {PlaygroundError} when a base URL is given without a model, is not an http(s) URL,
@@ -76,7 +98,7 @@ export function resolveModelSettings(
   const baseURL =
     options.baseUrl ??
     nonEmpty(env.OPENAI_BASE_URL) ??
-    (chosen === 'anthropic' ? anthropicBaseURL : undefined);
+    (chosen === 'anthropic' ? anthropicBaseURL : chosen === 'gemini' ? geminiBaseURL : undefined);
   const model = options.model ?? nonEmpty(env.AGCORE_MODEL);
   if (baseURL === undefined && model === undefined) return { kind: 'scripted' };
   if (model === undefined) {
@@ -96,11 +118,8 @@ export function resolveModelSettings(
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new PlaygroundError(`The base URL '${root}' must start with http:// or https://.`);
   }
-  const provider =
-    chosen ?? (parsed.hostname === 'api.anthropic.com' ? 'anthropic' : 'openai-compatible');
-  const apiKey =
-    options.apiKey ??
-    nonEmpty(provider === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY);
+  const provider = chosen ?? providerOfHost(parsed.hostname);
+  const apiKey = options.apiKey ?? keyOf(provider, env);
   return {
     kind: 'remote',
     provider,
@@ -126,7 +145,7 @@ function parseProvider(text: string | undefined): ProviderKind | undefined {
 
 /**
  * The provider of remote settings.
- * @throws {PlaygroundError} for `anthropic` without an API key
+ * @throws {PlaygroundError} for `anthropic` or `gemini` without an API key
  */
 export function createRemoteProvider(
   settings: Extract<ModelSettings, { kind: 'remote' }>,
@@ -140,6 +159,16 @@ export function createRemoteProvider(
           '--provider anthropic needs a key: set ANTHROPIC_API_KEY or pass --api-key.',
         );
       return createAnthropicProvider({
+        baseURL: settings.baseURL,
+        apiKey: settings.apiKey,
+        ...limits,
+      });
+    case 'gemini':
+      if (settings.apiKey === undefined)
+        throw new PlaygroundError(
+          '--provider gemini needs a key: set GEMINI_API_KEY or pass --api-key.',
+        );
+      return createGeminiProvider({
         baseURL: settings.baseURL,
         apiKey: settings.apiKey,
         ...limits,

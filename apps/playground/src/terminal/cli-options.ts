@@ -46,11 +46,14 @@ export function withModelOptions(command: Command): Command {
       )
       .addOption(
         new Option('--provider <name>', 'wire format (default from --base-url)')
-          .choices(['anthropic', 'openai-compatible', 'openai-responses'])
+          .choices(['anthropic', 'openai-compatible', 'openai-responses', 'gemini'])
           .env('AGCORE_PROVIDER'),
       )
       .addOption(
-        new Option('--api-key <key>', 'API key (default ANTHROPIC_API_KEY or OPENAI_API_KEY)'),
+        new Option(
+          '--api-key <key>',
+          'API key (default ANTHROPIC_API_KEY, GEMINI_API_KEY or OPENAI_API_KEY)',
+        ),
       )
       .addOption(new Option('--model <name>', 'model name at --base-url').env('AGCORE_MODEL'))
       .addOption(
@@ -149,6 +152,7 @@ export function common(options: CommonOptions): {
     // The key of the chosen vendor, as its own SDK reads it (the provider is known only here).
     {
       ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY,
+      GEMINI_API_KEY: process.env.GEMINI_API_KEY,
       OPENAI_API_KEY: process.env.OPENAI_API_KEY,
     },
   );

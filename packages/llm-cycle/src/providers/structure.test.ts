@@ -50,6 +50,7 @@ describe('the providers', () => {
     }
     expect(declared.sort()).toEqual([
       'AnthropicProviderOptions',
+      'GeminiProviderOptions',
       'OpenAICompatibleProviderOptions',
       'OpenAIResponsesProviderOptions',
     ]);

@@ -17,6 +17,19 @@ export type {
   ServerReply,
 } from './chat-completions-server.js';
 export { startChatCompletionsServer } from './chat-completions-server.js';
+export type { GeminiServer, GeminiServerOptions } from './gemini-server.js';
+export { geminiRuleBreak, startGeminiServer } from './gemini-server.js';
+export type { GeminiCall, GeminiReply, GeminiUsage } from './gemini-wire.js';
+export {
+  geminiBody,
+  geminiError,
+  geminiErrorEvent,
+  geminiParts,
+  geminiRateLimit,
+  geminiSignature,
+  geminiStream,
+  geminiUsage,
+} from './gemini-wire.js';
 export {
   type MessagesCall,
   type MessagesReply,

@@ -6,6 +6,7 @@
 import type { ServerReply } from '../../testing/index.js';
 import type { Model, Step } from '../pause-kit.js';
 import { anthropicDialect } from './anthropic.js';
+import { geminiDialect } from './gemini.js';
 import { openAICompatibleDialect } from './openai-compatible.js';
 import { openAIResponsesDialect } from './responses-wire-dialect.js';
 import type { DialectServer, WireDialect } from './wire-dialect.js';
@@ -22,6 +23,7 @@ export const dialects: readonly WireDialect[] = [
   openAICompatibleDialect,
   anthropicDialect,
   openAIResponsesDialect,
+  geminiDialect,
 ];
 
 /**
