@@ -67,6 +67,8 @@ const folderRules = {
     'engines/engine-loader.ts': ['.', 'engines', 'engines/legacy', 'engines/modern'],
     listing: ['.', 'engines', 'pins', 'schemas'],
     tools: ['.', 'pins'],
+    // Resources and prompts: the lists, reads, subscriptions and the two resource tools.
+    resources: ['.', 'engines'],
     client: [
       '.',
       'calls',
@@ -75,6 +77,7 @@ const folderRules = {
       'engines/engine-loader.ts',
       'listing',
       'pins',
+      'resources',
       'schemas',
       'tools',
     ],
