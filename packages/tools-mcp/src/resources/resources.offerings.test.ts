@@ -80,6 +80,21 @@ describe.each(['legacy', 'auto'] as const)(
       expect(heard).toHaveLength(2);
     });
 
+    it('subscribes again after a reconnect, to the new server process', async () => {
+      client = new McpClient('offerings', server(), { protocol, timeoutMs: 20_000 });
+      await client.connect();
+      const heard: string[] = [];
+      await client.subscribeResource('mem://c', (uri) => heard.push(uri));
+      await client.reconnect();
+      await until(async () => {
+        const counts = await client?.callTool('counts', {});
+        return JSON.parse(String(counts?.value)).subscribe === 1;
+      });
+      await client.callTool('touch', { uri: 'mem://c' });
+      await until(async () => heard.length === 1);
+      expect(heard).toEqual(['mem://c']);
+    });
+
     it('reads a blob as base64 with its MIME type and decoded size', async () => {
       client = new McpClient('offerings', server(), { protocol, timeoutMs: 20_000 });
       await client.connect();
