@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../index.js';
+import { McpClient, McpToolError } from '../index.js';
 import { faultServer } from '../test-support/servers.js';
 
 const server = () => faultServer('offerings-server.mjs');
@@ -93,6 +93,17 @@ describe.each(['legacy', 'auto'] as const)(
       await client.callTool('touch', { uri: 'mem://c' });
       await until(async () => heard.length === 1);
       expect(heard).toEqual(['mem://c']);
+    });
+
+    it('fails a malformed read as mcp_error and the client stays usable', async () => {
+      client = new McpClient('offerings', server(), { protocol, timeoutMs: 20_000 });
+      await client.connect();
+      for (const uri of ['mem://not-base64', 'mem://no-contents']) {
+        const error = await client.readResource(uri).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(McpToolError);
+        expect(error).toMatchObject({ code: 'mcp_error', serverName: 'offerings' });
+      }
+      expect((await client.readResource('mem://a')).contents).toHaveLength(1);
     });
 
     it('reads a blob as base64 with its MIME type and decoded size', async () => {

@@ -1,7 +1,8 @@
 // A tiny MCP server on the SDK's low-level Server for the resources and prompts tests:
 // resources/list in pages of 2 (5 resources, one malformed), prompts/list in pages of 1,
 // 'add-resource' adds one and sends resources/list_changed, 'add-prompt' adds one and sends
-// prompts/list_changed, 'touch' sends resources/updated for a URI; 'mem://big' is 64 KiB.
+// prompts/list_changed, 'touch' sends resources/updated for a URI; 'mem://big' is 64 KiB;
+// 'mem://not-base64' and 'mem://no-contents' answer malformed reads.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -68,6 +69,8 @@ server.setRequestHandler(ReadResourceRequestSchema, (request) => {
   }
   if (uri === 'mem://big')
     return { contents: [{ uri, mimeType: 'text/plain', text: 'x'.repeat(65_536) }] };
+  if (uri === 'mem://not-base64') return { contents: [{ uri, blob: 'not base64!' }] };
+  if (uri === 'mem://no-contents') return { parts: [] };
   if (uri === 'mem://a' || uri === 'mem://c' || uri.startsWith('mem://item/')) {
     return { contents: [{ uri, mimeType: 'text/plain', text: `text of ${uri}` }] };
   }
