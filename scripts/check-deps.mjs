@@ -70,6 +70,8 @@ const folderRules = {
     'engines/engine-loader.ts': ['.', 'engines', 'engines/legacy', 'engines/modern'],
     listing: ['.', 'engines', 'pins', 'schemas'],
     tools: ['.', 'pins'],
+    // Resources and prompts: the lists, reads, subscriptions and the two resource tools.
+    resources: ['.', 'engines'],
     client: [
       '.',
       'calls',
@@ -78,6 +80,7 @@ const folderRules = {
       'engines/engine-loader.ts',
       'listing',
       'pins',
+      'resources',
       'schemas',
       'tools',
     ],

@@ -49,6 +49,19 @@ export type {
 } from './config/transport-config.js';
 export type { McpErrorCode, McpToolErrorOptions } from './mcp-tool-error.js';
 export { McpToolError } from './mcp-tool-error.js';
+export { McpResourceTooLargeError } from './resources/resource-errors.js';
+export type { McpResourceTool, McpResourceToolsOptions } from './resources/resource-tools.js';
+export type {
+  McpPromptArgument,
+  McpPromptInfo,
+  McpPromptMessage,
+  McpPromptPart,
+  McpResourceContents,
+  McpResourceInfo,
+  McpResourceRead,
+  McpResourceTemplateInfo,
+  McpResourceUpdated,
+} from './resources/resource-types.js';
 export type { McpPermissionOverrides, McpToolAnnotations } from './tool-permissions.js';
 export type {
   McpNeedsApproval,

@@ -43,6 +43,7 @@ describe('the public entry', () => {
   it('exports what the README documents and no internal helper', () => {
     expect(Object.keys(entry).sort()).toEqual([
       'McpClient',
+      'McpResourceTooLargeError',
       'McpServers',
       'McpToolError',
       'Permission',

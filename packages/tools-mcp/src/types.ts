@@ -203,6 +203,11 @@ export interface McpClientOptions {
   readonly stderrLimitBytes?: number;
   /** Stdio: the longest message line accepted from the server (default 10 MiB, the SDK's). */
   readonly maxMessageBytes?: number;
+  /**
+   * The largest resource `readResource()` (and the `read_resource` tool) accepts, in decoded
+   * bytes (UTF-8 of text, bytes of base64), default 4 MiB; over it, `McpResourceTooLargeError`.
+   */
+  readonly maxResourceBytes?: number;
   /** Answers the server's elicitation requests. Without it the client declares no elicitation. */
   readonly onElicitation?: McpElicitationHandler;
   /**

@@ -1,5 +1,5 @@
 import { ToolError } from '@agcore/tools-core';
-import type { ConnectionSettings, EngineConnection } from '../engines/engine.js';
+import type { ConnectionSettings, EngineConnection, OfferingChange } from '../engines/engine.js';
 import { openEngine } from '../engines/engine-loader.js';
 import { unavailableError } from '../engines/error-mapping.js';
 import { McpToolError } from '../mcp-tool-error.js';
@@ -14,6 +14,8 @@ export interface LinkEvents {
   toolsChanged(connection: EngineConnection): void;
   /** A failure no request can be rejected with. */
   report(error: unknown): void;
+  /** The current connection's server said its resources or prompts changed. */
+  offeringChanged(connection: EngineConnection, change: OfferingChange): void;
 }
 
 /**
@@ -117,6 +119,9 @@ export class ClientLink {
         if (changed === this.current) this.events.toolsChanged(changed);
       },
       report: (error) => this.events.report(error),
+      offeringChanged: (changed, change) => {
+        if (changed === this.current) this.events.offeringChanged(changed, change);
+      },
     });
     if (epoch !== this.epoch) {
       await connection.shutdown();

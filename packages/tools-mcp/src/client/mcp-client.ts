@@ -9,21 +9,21 @@ import {
 } from '../calls/call-plan.js';
 import type { McpToolResult } from '../calls/call-result.js';
 import { type RetryPolicy, retryPolicy, runWithRetry } from '../calls/call-retry.js';
-import { type McpTransportConfig, transportRedactor } from '../config/transport-config.js';
+import type { McpTransportConfig } from '../config/transport-config.js';
 import type { ConnectionSettings, EngineConnection } from '../engines/engine.js';
 import { notStartedError } from '../engines/error-mapping.js';
 import { ToolListing } from '../listing/tool-listing.js';
 import { ToolPins } from '../pins/tool-pins.js';
-import { ToolSchemas } from '../schemas/tool-schemas.js';
+import { maxResourceBytes, Offerings } from '../resources/offerings.js';
+import { McpOfferingsClient } from '../resources/offerings-client.js';
 import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from '../tools/mcp-tools.js';
 import type { McpCallOptions, McpClientOptions, McpToolInfo } from '../types.js';
 import { runCall, runCallForValue } from './call-run.js';
 import { ClientLink } from './client-link.js';
-import { eraMemoryFor } from './era-memory.js';
+import { connectionSettings } from './connection-settings.js';
 import { Reporter } from './reporter.js';
 
 const defaultTimeoutMs = 30_000;
-const defaultClientInfo = { name: 'agcore', version: '0.1.0' };
 
 /**
  * A client of one MCP server, over stdio or Streamable HTTP, on the official SDK's `Client`.
@@ -34,7 +34,7 @@ const defaultClientInfo = { name: 'agcore', version: '0.1.0' };
  * `mcp_not_initialized`, `mcp_timeout`, `timeout`, `cancelled`, `permission_denied`,
  * `execution_failed`, `invalid_arguments` (the README's table says when).
  */
-export class McpClient {
+export class McpClient extends McpOfferingsClient {
   /** The name this server goes by in tool names and errors. */
   readonly serverName: string;
   /** How the server is reached. */
@@ -52,6 +52,7 @@ export class McpClient {
   private readonly pins: ToolPins;
   /** The client's `retry`, checked; `undefined`: calls are made once. */
   private readonly retry: RetryPolicy | undefined;
+  protected readonly offerings: Offerings;
 
   /**
    * Makes a client; nothing starts until `connect()`.
@@ -60,6 +61,7 @@ export class McpClient {
    *   `protocol` is not one of its values.
    */
   constructor(serverName: string, transport: McpTransportConfig, options: McpClientOptions = {}) {
+    super();
     if (typeof serverName !== 'string' || serverName.trim() === '') {
       throw new TypeError('McpClient: serverName must be a non-empty string.');
     }
@@ -98,11 +100,21 @@ export class McpClient {
       },
     });
     this.pins = new ToolPins(options.onToolChange ?? 'report');
+    this.offerings = new Offerings({
+      serverName,
+      timeoutMs: () => this.timeoutMs,
+      maxResourceBytes: maxResourceBytes(options.maxResourceBytes),
+      ready: () => this.link.ready(undefined),
+      warn: (message) => this.reporter.invalidOffering(message),
+      report: (error) => this.reporter.error(error),
+    });
     this.link = new ClientLink(this.settings, options.autoReconnect, {
-      changed: () => {
+      changed: (connection) => {
         this.listing.reset();
         this.pins.forget();
+        this.offerings.connectionChanged(connection);
       },
+      offeringChanged: (_connection, change) => this.offerings.changed(change),
       toolsChanged: (connection) => this.listing.changed(connection),
       report: (error) => this.reporter.error(error),
     });
@@ -361,36 +373,4 @@ export class McpClient {
     if ('notStarted' in plan) throw notStartedError(this.serverName, name, plan.reason);
     return runCallForValue(connection, name, args, plan, this.settings);
   }
-}
-
-/** How the connections of a client are made and run, from its options. */
-function connectionSettings(
-  serverName: string,
-  transport: McpTransportConfig,
-  options: McpClientOptions,
-  timeoutMs: () => number,
-): ConnectionSettings {
-  const protocol = options.protocol ?? 'legacy';
-  if (protocol !== 'legacy' && protocol !== 'auto' && protocol !== '2026-07-28') {
-    throw new TypeError(
-      `McpClient: protocol must be 'legacy', 'auto' or '2026-07-28', got ${JSON.stringify(protocol)}.`,
-    );
-  }
-  return {
-    serverName,
-    transport,
-    redact: transportRedactor(transport),
-    clientInfo: options.clientInfo ?? defaultClientInfo,
-    onElicitation: options.onElicitation,
-    connectTimeoutMs: options.connectTimeoutMs ?? timeoutMs(),
-    pingTimeoutMs: timeoutMs,
-    closeGraceMs: options.closeGraceMs ?? 1000,
-    stderrLimitBytes: options.stderrLimitBytes ?? 64 * 1024,
-    maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,
-    onStderr: options.onStderr,
-    schemas: new ToolSchemas(),
-    protocol,
-    eraMemory: protocol === 'legacy' ? undefined : eraMemoryFor(transport),
-    fetch: undefined,
-  };
 }

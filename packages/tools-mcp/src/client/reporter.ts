@@ -1,4 +1,5 @@
 import type { ToolProblem } from '../listing/tool-validation.js';
+import { McpToolError } from '../mcp-tool-error.js';
 import type { ToolChange } from '../pins/tool-pins.js';
 import type { McpWarning } from '../types.js';
 
@@ -68,6 +69,14 @@ export class Reporter {
       toolName,
       message: `MCP server '${this.serverName}': ${message}`,
     });
+  }
+
+  /** Reports a resource, template or prompt left out of a listing to `onError`, once each. */
+  invalidOffering(message: string): void {
+    const key = `invalid_offering\n${message}`;
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.error(new McpToolError('mcp_error', message, { serverName: this.serverName }));
   }
 
   /** Hands `warning` to `onWarning` unless one with the same `key` went before. Never throws. */

@@ -51,7 +51,25 @@ export interface ConnectionEvents {
   toolsChanged(connection: EngineConnection): void;
   /** A failure no request can be rejected with (a bad line, say), secrets removed. */
   report(error: Error): void;
+  /** The server said its resources or prompts changed, or that one resource was updated. */
+  offeringChanged(connection: EngineConnection, change: OfferingChange): void;
 }
+
+/** A change of what the server offers besides tools. */
+export type OfferingChange =
+  | { readonly kind: 'resources' }
+  | { readonly kind: 'prompts' }
+  | { readonly kind: 'resource'; readonly uri: string };
+
+/** The requests of the resources and prompts families. */
+export type OfferingMethod =
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'resources/subscribe'
+  | 'resources/unsubscribe'
+  | 'prompts/list'
+  | 'prompts/get';
 
 /** The params of one `tools/call`. */
 export interface CallParams {
@@ -90,6 +108,12 @@ export interface EngineConnection extends LinkState {
   useTools(tools: readonly unknown[]): void;
   /** Sends one `tools/call`. @throws what the SDK throws (map it with `failure`). */
   callTool(params: CallParams, options: RequestOptions): Promise<RawCallResult>;
+  /** Sends one resources or prompts request; the answer is checked by the caller. @throws what the SDK throws. */
+  offering(
+    method: OfferingMethod,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<unknown>;
   /** Maps a failed request of this connection to an `McpToolError`. Never throws. */
   failure(error: unknown, operation: Operation): McpToolError;
   /** Ends the connection; pending requests reject. Safe twice. Never throws. */

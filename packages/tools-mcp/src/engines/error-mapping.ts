@@ -34,6 +34,8 @@ export interface LinkState {
 export type Operation =
   | { readonly kind: 'connect'; readonly timeoutMs: number }
   | { readonly kind: 'list'; readonly timeoutMs: number }
+  /** A resources or prompts request (`resources/read`, say). */
+  | { readonly kind: 'offering'; readonly method: string; readonly timeoutMs: number }
   | {
       readonly kind: 'call';
       readonly toolName: string;
@@ -137,7 +139,9 @@ export function mapFailure(
         ? `Call to MCP tool '${toolName}' on server '${serverName}'`
         : operation.kind === 'list'
           ? `Listing the tools of MCP server '${serverName}'`
-          : `Connecting to MCP server '${serverName}' (${describeTransport(scope.transport)})`,
+          : operation.kind === 'offering'
+            ? `The ${operation.method} request to MCP server '${serverName}'`
+            : `Connecting to MCP server '${serverName}' (${describeTransport(scope.transport)})`,
     base: {
       serverName,
       cause: redactError(error, scope.redact),

@@ -3,13 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  McpError,
-  PaginatedResultSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod/v4';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { RawCallResult } from '../../calls/call-result.js';
 import type { McpTransportConfig } from '../../config/transport-config.js';
 import { McpToolError } from '../../mcp-tool-error.js';
@@ -21,13 +15,16 @@ import type {
   ConnectionEvents,
   ConnectionSettings,
   EngineConnection,
+  OfferingMethod,
   ToolsPage,
 } from '../engine.js';
 import { errorCodeOf, lossError, mapFailure, type Operation } from '../error-mapping.js';
+import { sendOffering } from '../offering-requests.js';
 import { deliverProgressBeforeResponses } from '../progress-order.js';
 import { StderrBuffer } from '../stderr-buffer.js';
 import { ResponseStreams, streamCutResponse } from '../stream-cut.js';
 import { modernRefusalOf, modernServerError } from './modern-refusal.js';
+import { LenientListSchema, watchNotifications } from './offerings.js';
 import { ReportLimit } from './report-limit.js';
 
 /**
@@ -135,10 +132,8 @@ export class McpConnection implements EngineConnection {
       this.negotiated = version;
       setVersion?.(version);
     };
-    this.sdk.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (!this.closedByUs && this.lost === undefined) events.toolsChanged(this);
-    });
     if (handler !== undefined) answerElicitations(this.sdk, handler, settings.serverName);
+    watchNotifications(this.sdk, this, events, () => !this.closedByUs && this.lost === undefined);
   }
 
   /**
@@ -236,6 +231,10 @@ export class McpConnection implements EngineConnection {
 
   callTool(params: CallParams, options: RequestOptions): Promise<RawCallResult> {
     return this.sdk.callTool(params, undefined, options) as Promise<RawCallResult>;
+  }
+
+  offering(method: OfferingMethod, params: Record<string, unknown>, timeoutMs: number) {
+    return sendOffering(this.sdk, method, params, timeoutMs);
   }
 
   /** The tail of the server's stderr. Never throws. */
@@ -386,9 +385,6 @@ export class McpConnection implements EngineConnection {
     );
   }
 }
-
-/** A `tools/list` page whose tools the listing checks one by one (see `checkTools`), not all at once. */
-const LenientListSchema = PaginatedResultSchema.extend({ tools: z.array(z.unknown()) });
 
 /** A write to a pipe whose reader is gone. */
 function isBrokenPipe(error: Error): boolean {

@@ -20,10 +20,12 @@ import type {
   ConnectionEvents,
   ConnectionSettings,
   EngineConnection,
+  OfferingMethod,
   ProtocolEra,
   ToolsPage,
 } from '../engine.js';
 import { lossError, mapFailure, type Operation } from '../error-mapping.js';
+import { sendOffering, updatedUri } from '../offering-requests.js';
 import { deliverProgressBeforeResponses } from '../progress-order.js';
 import { StderrBuffer } from '../stderr-buffer.js';
 import { ResponseStreams, streamCutResponse } from '../stream-cut.js';
@@ -77,6 +79,7 @@ export class ModernConnection implements EngineConnection {
     this.sdk.setNotificationHandler('notifications/tools/list_changed', () => {
       if (!this.closedByUs && this.lost === undefined) events.toolsChanged(this);
     });
+    this.watchOfferings(events);
     if (handler !== undefined) {
       // Answers `elicitation/create` on a 2025 connection and, through the SDK's MRTR driver,
       // the `input_required` rounds of a 2026-07-28 one.
@@ -233,6 +236,25 @@ export class ModernConnection implements EngineConnection {
       params as Parameters<Client['callTool']>[0],
       definition === undefined ? options : { ...options, toolDefinition: definition },
     ) as Promise<RawCallResult>;
+  }
+
+  offering(method: OfferingMethod, params: Record<string, unknown>, timeoutMs: number) {
+    return sendOffering(this.sdk, method, params, timeoutMs);
+  }
+
+  /** Hands the server's resource and prompt notifications to `events`. Never throws. */
+  private watchOfferings(events: ConnectionEvents): void {
+    const live = () => !this.closedByUs && this.lost === undefined;
+    this.sdk.setNotificationHandler('notifications/resources/list_changed', () => {
+      if (live()) events.offeringChanged(this, { kind: 'resources' });
+    });
+    this.sdk.setNotificationHandler('notifications/prompts/list_changed', () => {
+      if (live()) events.offeringChanged(this, { kind: 'prompts' });
+    });
+    this.sdk.setNotificationHandler('notifications/resources/updated', (notification) => {
+      const uri = updatedUri(notification);
+      if (uri !== undefined && live()) events.offeringChanged(this, { kind: 'resource', uri });
+    });
   }
 
   failure(error: unknown, operation: Operation): McpToolError {
