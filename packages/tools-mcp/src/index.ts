@@ -71,5 +71,6 @@ export type {
   McpToolChangedWarning,
   McpToolInfo,
   McpUncheckedPatternWarning,
+  McpUnreachableOptions,
   McpWarning,
 } from './types.js';

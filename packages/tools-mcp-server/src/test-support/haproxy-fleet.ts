@@ -18,7 +18,8 @@ export interface FleetNode {
   readonly child: ChildProcess;
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -30,7 +31,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function startNode(name: string, port: number, directory: string): Promise<FleetNode> {
+/** Starts one fleet node (fleet-node.ts) on `port`; resolves once it listens. */
+export function startNode(name: string, port: number, directory: string): Promise<FleetNode> {
   const child = spawn(process.execPath, [fleetNodePath, String(port), directory], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -12,6 +12,7 @@ import { type RetryPolicy, retryPolicy, runWithRetry } from '../calls/call-retry
 import { type McpTransportConfig, transportRedactor } from '../config/transport-config.js';
 import type { ConnectionSettings, EngineConnection } from '../engines/engine.js';
 import { notStartedError } from '../engines/error-mapping.js';
+import { unreachablePolicy } from '../engines/reachability.js';
 import { ToolListing } from '../listing/tool-listing.js';
 import { ToolPins } from '../pins/tool-pins.js';
 import { ToolSchemas } from '../schemas/tool-schemas.js';
@@ -384,6 +385,7 @@ function connectionSettings(
     onElicitation: options.onElicitation,
     connectTimeoutMs: options.connectTimeoutMs ?? timeoutMs(),
     pingTimeoutMs: timeoutMs,
+    unreachableAfter: unreachablePolicy(options.unreachableAfter),
     closeGraceMs: options.closeGraceMs ?? 1000,
     stderrLimitBytes: options.stderrLimitBytes ?? 64 * 1024,
     maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,
