@@ -56,7 +56,8 @@ export interface McpRetryOptions {
 }
 
 /**
- * When an HTTP server counts as unreachable (both eras): after `failures` consecutive requests
+ * When an HTTP server counts as unreachable (the default engine, `protocol: 'legacy'`; the v2
+ * SDK's engine never marks an HTTP server lost for a failed request): after `failures` consecutive requests
  * or reachability pings that got no answer (refused, reset), the first and the last at least
  * `windowMs` apart, with no answered request between. Until then a failed request fails only
  * its call (a retryable `mcp_error`) and the client stays connected; any answer starts the
@@ -211,7 +212,7 @@ export interface McpClientOptions {
   readonly autoReconnect?: boolean | McpAutoReconnectOptions;
   /** Retries of calls that are safe to repeat (default: none); see `McpRetryOptions`. */
   readonly retry?: McpRetryOptions;
-  /** HTTP: when the server counts as unreachable (default 5 failures over 10 s); see `McpUnreachableOptions`. */
+  /** HTTP: when the server counts as unreachable (default: 5 failures over 10 s); see `McpUnreachableOptions`. */
   readonly unreachableAfter?: McpUnreachableOptions;
   /** Stdio: how long `close()` waits at each step (stdin closed, SIGTERM, SIGKILL); default 1000 ms. */
   readonly closeGraceMs?: number;
