@@ -34,8 +34,8 @@ describe
       fleet = await HaproxyFleet.start(3);
       // Far beyond each test's own limit: a call that waited for its time limit fails the test.
       // The backoff (50, 100, 200, 400 ms) outlasts haproxy's ejection of a dead node (~400 ms).
-      // autoReconnect: on legacy a transport error makes the client ping, and a ping that lands
-      // on the dead node before its ejection (haproxy answers 503) marks the connection lost.
+      // autoReconnect is not needed since issue 31 (fleet-failover.service.test.ts runs without
+      // it); kept here so the reconnecting path is exercised behind haproxy too.
       client = new McpClient(
         'fleet',
         { type: 'streamable-http', url: fleet.url },

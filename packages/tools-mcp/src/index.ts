@@ -84,5 +84,6 @@ export type {
   McpToolChangedWarning,
   McpToolInfo,
   McpUncheckedPatternWarning,
+  McpUnreachableOptions,
   McpWarning,
 } from './types.js';

@@ -55,6 +55,21 @@ export interface McpRetryOptions {
   readonly backoffMs?: number;
 }
 
+/**
+ * When an HTTP server counts as unreachable (the default engine, `protocol: 'legacy'`; the v2
+ * SDK's engine never marks an HTTP server lost for a failed request): after `failures` consecutive requests
+ * or reachability pings that got no answer (refused, reset), the first and the last at least
+ * `windowMs` apart, with no answered request between. Until then a failed request fails only
+ * its call (a retryable `mcp_error`) and the client stays connected; any answer starts the
+ * count over. Once unreachable the connection is lost (`autoReconnect` applies).
+ */
+export interface McpUnreachableOptions {
+  /** Consecutive failures needed (default 5). A positive integer. */
+  readonly failures?: number;
+  /** The least time from the first of them to the last, in ms (default 10 000). */
+  readonly windowMs?: number;
+}
+
 /** An elicitation request from the server: it asks the user for input during a call. */
 export interface McpElicitationRequest {
   /** `form`: fill `requestedSchema`; `url`: visit `url` out of band. */
@@ -197,6 +212,8 @@ export interface McpClientOptions {
   readonly autoReconnect?: boolean | McpAutoReconnectOptions;
   /** Retries of calls that are safe to repeat (default: none); see `McpRetryOptions`. */
   readonly retry?: McpRetryOptions;
+  /** HTTP: when the server counts as unreachable (default: 5 failures over 10 s); see `McpUnreachableOptions`. */
+  readonly unreachableAfter?: McpUnreachableOptions;
   /** Stdio: how long `close()` waits at each step (stdin closed, SIGTERM, SIGKILL); default 1000 ms. */
   readonly closeGraceMs?: number;
   /** Stdio: how much of the server's stderr is kept for error reports (default 64 KiB). */

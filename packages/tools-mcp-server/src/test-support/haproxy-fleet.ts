@@ -20,7 +20,8 @@ export interface FleetNode {
   readonly child: ChildProcess;
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -32,8 +33,18 @@ function freePort(): Promise<number> {
   });
 }
 
-function startNode(name: string, port: number, directory: string, hub: string): Promise<FleetNode> {
-  const child = spawn(process.execPath, [fleetNodePath, String(port), directory, hub], {
+/**
+ * Starts one fleet node (fleet-node.ts) on `port`; resolves once it listens. With `hub`, its
+ * idempotency store and change feed are the shared hub's; without, a store in `directory`.
+ */
+export function startNode(
+  name: string,
+  port: number,
+  directory: string,
+  hub?: string,
+): Promise<FleetNode> {
+  const args = [fleetNodePath, String(port), directory, ...(hub === undefined ? [] : [hub])];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 import type { McpTransportConfig } from '../config/transport-config.js';
 import { transportRedactor } from '../config/transport-config.js';
 import type { ConnectionSettings } from '../engines/engine.js';
+import { unreachablePolicy } from '../engines/reachability.js';
 import { ToolSchemas } from '../schemas/tool-schemas.js';
 import type { McpClientOptions } from '../types.js';
 import { eraMemoryFor } from './era-memory.js';
@@ -28,6 +29,7 @@ export function connectionSettings(
     onElicitation: options.onElicitation,
     connectTimeoutMs: options.connectTimeoutMs ?? timeoutMs(),
     pingTimeoutMs: timeoutMs,
+    unreachableAfter: unreachablePolicy(options.unreachableAfter),
     closeGraceMs: options.closeGraceMs ?? 1000,
     stderrLimitBytes: options.stderrLimitBytes ?? 64 * 1024,
     maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,

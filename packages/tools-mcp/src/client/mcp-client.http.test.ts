@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { inspect } from 'node:util';
 import type { ToolError } from '@agcore/tools-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpClient, McpServers, type McpToolError } from '../index.js';
+import { McpClient, type McpClientOptions, McpServers, type McpToolError } from '../index.js';
 import { freePort, type HttpServerProcess, startEverythingHttp } from '../test-support/servers.js';
 
 describe.each(['legacy', 'auto'] as const)(
@@ -71,38 +71,61 @@ describe.each(['legacy', 'auto'] as const)(
 );
 
 describe('McpClient when the HTTP server dies mid-call', () => {
-  it('rejects the pending call with mcp_error at once, then fails fast until reconnect()', async () => {
+  /** A client of a server that dies during a long call; resolves once that call failed. */
+  async function dyingServer(options: McpClientOptions) {
     const server = await startEverythingHttp('streamableHttp');
+    // Far beyond the test's own limit: the call must fail because the server went away.
     const client = new McpClient(
       'remote',
       { type: 'streamable-http', url: server.url },
-      // Far beyond the test's own limit: the call must fail because the server went away.
-      { timeoutMs: 600_000 },
+      { timeoutMs: 600_000, ...options },
     );
+    await client.connect();
+    let started: () => void = () => {};
+    const progressed = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const pending = client
+      .callTool(
+        'trigger-long-running-operation',
+        { duration: 30, steps: 30 },
+        { onProgress: () => started() },
+      )
+      .catch((caught: unknown) => caught);
+    await progressed;
+    await server.stop();
+    return { server, client, error: (await pending) as McpToolError };
+  }
+  const echo = (client: McpClient) =>
+    client.callTool('echo', { message: 'x' }).catch((caught: unknown) => caught as McpToolError);
+
+  it('with default options, rejects the pending call (retryable mcp_error) at once and marks nothing lost', async () => {
+    const { server, client, error } = await dyingServer({});
     try {
-      await client.connect();
-      let started: () => void = () => {};
-      const progressed = new Promise<void>((resolve) => {
-        started = resolve;
-      });
-      const pending = client
-        .callTool(
-          'trigger-long-running-operation',
-          { duration: 30, steps: 30 },
-          { onProgress: () => started() },
-        )
-        .catch((caught: unknown) => caught);
-      await progressed;
-      await server.stop();
-      const error = (await pending) as McpToolError;
       expect(error.code).toBe('mcp_error');
-      expect(error.message).toMatch(/'remote'.*became unreachable/);
-      expect(client.isConnected).toBe(false);
-      const later = (await client
-        .callTool('echo', { message: 'x' })
-        .catch((caught: unknown) => caught)) as McpToolError;
+      expect(client.isConnected).toBe(true);
+      // The next request fails too, on its own (one of 5 failures over 10 s), and nothing is lost.
+      const later = (await echo(client)) as McpToolError;
       expect(later.code).toBe('mcp_error');
-      expect(later.message).toMatch(/unavailable.*reconnect\(\)/);
+      expect(later.message).not.toMatch(/unavailable/);
+      expect(client.isConnected).toBe(true);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+
+  it('marks it lost once unreachableAfter says so, then fails fast until reconnect()', async () => {
+    const { server, client, error } = await dyingServer({
+      unreachableAfter: { failures: 2, windowMs: 0 },
+    });
+    try {
+      expect(error.code).toBe('mcp_error');
+      for (let attempt = 0; attempt < 10 && client.isConnected; attempt += 1) await echo(client);
+      expect(client.isConnected).toBe(false);
+      const later = (await echo(client)) as McpToolError;
+      expect(later.code).toBe('mcp_error');
+      expect(later.message).toMatch(/'remote'.*became unreachable.*unavailable.*reconnect\(\)/);
     } finally {
       await client.close();
       await server.stop();

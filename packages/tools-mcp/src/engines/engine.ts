@@ -5,6 +5,7 @@ import type { McpToolError } from '../mcp-tool-error.js';
 import type { ToolSchemas } from '../schemas/tool-schemas.js';
 import type { McpElicitationHandler, McpProtocol } from '../types.js';
 import type { ErrorScope, LinkState, Operation } from './error-mapping.js';
+import type { UnreachablePolicy } from './reachability.js';
 
 /** Which era of the protocol a connection speaks. */
 export type ProtocolEra = 'legacy' | 'modern';
@@ -29,6 +30,8 @@ export interface ConnectionSettings extends ErrorScope {
   readonly connectTimeoutMs: number;
   /** The time limit of a ping (HTTP reachability check). */
   readonly pingTimeoutMs: () => number;
+  /** HTTP: when the server counts as unreachable (see `ReachabilityWindow`). */
+  readonly unreachableAfter: UnreachablePolicy;
   readonly closeGraceMs: number;
   readonly stderrLimitBytes: number;
   readonly maxMessageBytes: number;

@@ -3,7 +3,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { RawCallResult } from '../../calls/call-result.js';
 import type { McpTransportConfig } from '../../config/transport-config.js';
 import { McpToolError } from '../../mcp-tool-error.js';
@@ -25,6 +24,7 @@ import { StderrBuffer } from '../stderr-buffer.js';
 import { ResponseStreams, streamCutResponse } from '../stream-cut.js';
 import { modernRefusalOf, modernServerError } from './modern-refusal.js';
 import { LenientListSchema, watchNotifications } from './offerings.js';
+import { ReachabilityCheck } from './reachability-check.js';
 import { ReportLimit } from './report-limit.js';
 
 /**
@@ -88,10 +88,8 @@ export class McpConnection implements EngineConnection {
   lost: McpToolError | undefined;
   private readonly http: StreamableHTTPClientTransport | undefined;
   private fatal: { readonly error: Error; readonly what: string } | undefined;
-  private unreachable: string | undefined;
-  private checking = false;
-  /** What waits for the reachability check in progress (cut requests to settle). */
-  private readonly afterCheck: (() => void)[] = [];
+  /** HTTP: the pings after failures, and the window that decides the server is unreachable. */
+  private readonly reachability: ReachabilityCheck;
   private readonly reports = new ReportLimit(10, 10_000);
   private negotiated: string | undefined;
 
@@ -104,6 +102,13 @@ export class McpConnection implements EngineConnection {
     this.stdio = opened.stdio;
     this.http = opened.http;
     this.stderr = new StderrBuffer(settings.stderrLimitBytes);
+    this.reachability = new ReachabilityCheck(settings.unreachableAfter, {
+      ping: () => this.sdk.ping({ timeout: Math.min(settings.pingTimeoutMs(), 10_000) }),
+      over: () => this.closedByUs || this.lost !== undefined,
+      redact: settings.redact,
+      // Closing a broken HTTP session has nothing left to report; onclose reports the loss.
+      unreachable: () => this.sdk.close().catch(() => {}),
+    });
     const stream = this.stdio?.stderr;
     if (stream !== null && stream !== undefined) {
       stream.on('data', (chunk: Buffer | string) => {
@@ -181,20 +186,14 @@ export class McpConnection implements EngineConnection {
   }
 
   /**
-   * The response stream of request `id` was cut. A server that still answers a ping is alive
-   * and only the stream is gone: the SDK settles the request with an error now. A server that
-   * does not is gone, and `checkReachable` reports the loss (a more useful message); if that
-   * check's ping succeeds (behind a balancer the first reached a dead node), settled as cut.
+   * The response stream of request `id` was cut: the request fails as cut (a retryable
+   * `mcp_error`) once a reachability check is done, unless that check found the server
+   * unreachable (then the loss, a more useful message, rejects it). Behind a balancer the
+   * check may reach another, live node: one cut stream marks nothing lost.
    */
   settleCut(id: string | number): void {
     if (this.closedByUs) return;
-    const settle = (): void => {
-      if (!this.closedByUs && this.lost === undefined)
-        this.transport.onmessage?.(streamCutResponse(id));
-    };
-    this.sdk.ping({ timeout: Math.min(this.settings.pingTimeoutMs(), 10_000) }).then(settle, () => {
-      this.checkReachable(settle);
-    });
+    this.reachability.check(() => this.transport.onmessage?.(streamCutResponse(id)));
   }
 
   get protocolVersion(): string | undefined {
@@ -211,12 +210,14 @@ export class McpConnection implements EngineConnection {
   }
 
   listPage(cursor: string | undefined, timeoutMs: number): Promise<ToolsPage> {
-    return this.sdk.request(
-      cursor === undefined
-        ? { method: 'tools/list' }
-        : { method: 'tools/list', params: { cursor } },
-      LenientListSchema,
-      { timeout: timeoutMs },
+    return this.answered(
+      this.sdk.request(
+        cursor === undefined
+          ? { method: 'tools/list' }
+          : { method: 'tools/list', params: { cursor } },
+        LenientListSchema,
+        { timeout: timeoutMs },
+      ),
     );
   }
 
@@ -230,7 +231,16 @@ export class McpConnection implements EngineConnection {
   }
 
   callTool(params: CallParams, options: RequestOptions): Promise<RawCallResult> {
-    return this.sdk.callTool(params, undefined, options) as Promise<RawCallResult>;
+    return this.answered(this.sdk.callTool(params, undefined, options) as Promise<RawCallResult>);
+  }
+
+  /** `request`, noting its answer: the server is reachable, the count of failures starts over. */
+  private answered<T>(request: Promise<T>): Promise<T> {
+    if (this.stdio !== undefined) return request;
+    return request.then((result) => {
+      this.reachability.answered();
+      return result;
+    });
   }
 
   offering(method: OfferingMethod, params: Record<string, unknown>, timeoutMs: number) {
@@ -247,7 +257,7 @@ export class McpConnection implements EngineConnection {
     return lossError(this.settings, {
       exit: this.stdio?.exit,
       fatal: this.fatal,
-      unreachable: this.unreachable,
+      unreachable: this.reachability.reason,
       stderr: this.stderr.tail(),
     });
   }
@@ -286,7 +296,7 @@ export class McpConnection implements EngineConnection {
     if (this.closedByUs) return;
     const stdio = this.stdio;
     if (stdio === undefined) {
-      this.checkReachable();
+      this.reachability.check();
       return;
     }
     if (this.fatal !== undefined) return;
@@ -339,49 +349,6 @@ export class McpConnection implements EngineConnection {
           cause: redactError(error, redact),
         },
       ),
-    );
-  }
-
-  /**
-   * HTTP: a stream broke or a request failed. If the server no longer answers a ping at the
-   * network level (refused, reset), the session is gone with it: close the connection, which
-   * rejects the calls in flight now (their response streams will never deliver) and reports
-   * the loss, as a dead stdio server does. A live server answers and nothing changes.
-   */
-  /** Pings; a failed ping ends the connection. `then` runs once the check is done, if alive. */
-  private checkReachable(then?: () => void): void {
-    if (this.closedByUs || this.lost !== undefined) return;
-    if (this.checking) {
-      if (then !== undefined) this.afterCheck.push(then);
-      return;
-    }
-    this.checking = true;
-    if (then !== undefined) this.afterCheck.push(then);
-    this.sdk.ping({ timeout: Math.min(this.settings.pingTimeoutMs(), 10_000) }).then(
-      () => {
-        this.checking = false;
-        for (const next of this.afterCheck.splice(0)) next();
-      },
-      (error: unknown) => {
-        this.checking = false;
-        const waiting = this.afterCheck.splice(0);
-        if (this.closedByUs || this.lost !== undefined) return;
-        // A slow answer is no proof of a dead server: calls keep their own time limits.
-        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-          for (const next of waiting) next();
-          return;
-        }
-        const cause =
-          error instanceof Error ? (error.cause as { message?: unknown } | undefined) : undefined;
-        const reason = error instanceof Error ? error.message : String(error);
-        this.unreachable = this.settings.redact(
-          typeof cause?.message === 'string' && cause.message !== ''
-            ? `${reason}: ${cause.message}`
-            : reason,
-        );
-        // Closing a broken HTTP session has nothing left to report.
-        this.sdk.close().catch(() => {});
-      },
     );
   }
 }
