@@ -62,7 +62,7 @@ describe('authentication', () => {
             : undefined,
       });
       const client = closeLater(
-        new McpClient('protected', { type: 'streamable-http', url: listening.url, protocol }),
+        new McpClient('protected', { type: 'streamable-http', url: listening.url }, { protocol }),
       );
       const error = await client.connect().then(
         () => undefined,

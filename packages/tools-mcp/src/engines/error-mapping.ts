@@ -123,6 +123,25 @@ interface Failure {
   };
 }
 
+/**
+ * The authenticating fetch's own verdict (`auth_required`, `auth_failed`) when an SDK wrapped
+ * it as the cause of its error: the v2 SDK's version probe reports a throwing fetch as "Version
+ * negotiation probe failed", which says less than the verdict it carries.
+ */
+function authVerdictIn(error: unknown): McpToolError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    current = current.cause;
+    if (
+      current instanceof McpToolError &&
+      (current.code === 'auth_required' || current.code === 'auth_failed')
+    ) {
+      return current;
+    }
+  }
+  return undefined;
+}
+
 /** Turns anything a request to the server threw into an `McpToolError`. Never throws. */
 export function mapFailure(
   error: unknown,
@@ -131,6 +150,8 @@ export function mapFailure(
   link: LinkState,
 ): McpToolError {
   if (error instanceof McpToolError) return error;
+  const verdict = authVerdictIn(error);
+  if (verdict !== undefined) return verdict;
   const { serverName } = scope;
   const toolName = operation.kind === 'call' ? operation.toolName : undefined;
   const failure: Failure = {
