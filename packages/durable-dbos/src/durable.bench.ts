@@ -12,6 +12,8 @@ import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { DurableRuns, defineDurableAgent } from './index.js';
 import { freshDatabase, postgresUrl } from './test-support/postgres.js';
+import { totalRoundTrips } from './test-support/round-trips.js';
+import { bareStepWorkflow, compareSteps, type StepCost } from './test-support/step-bench.js';
 
 const server = postgresUrl();
 if (server === undefined) process.exit(0);
@@ -29,8 +31,19 @@ const toolTurns = 4;
 const steps = toolTurns * 2 + 1;
 const model = await startChatCompletionsServer({ recordRequests: false });
 model.fallback((request) => {
-  const body = request.body as { messages: { role: string }[] };
+  const body = request.body as { messages: { role: string; content?: unknown }[] };
   const tools = body.messages.filter((message) => message.role === 'tool').length;
+  // `calls:<n>` (the step row): n calls in one answer, run one after the other, then the text.
+  const asked = /^calls:(\d+)$/.exec(String(body.messages[0]?.content ?? ''));
+  if (asked !== null) {
+    if (tools > 0) return { kind: 'sse', writes: textStream(['Done.']) };
+    const calls = Array.from({ length: Number(asked[1]) }, (_, index) => ({
+      id: `call_${index}`,
+      name: 'get_time',
+      pieces: ['{}'],
+    }));
+    return { kind: 'sse', writes: toolCallStream(calls) };
+  }
   if (tools >= toolTurns) return { kind: 'sse', writes: textStream(['The ', 'time ', 'is noon.']) };
   return {
     kind: 'sse',
@@ -52,6 +65,12 @@ const options = (): LlmCycleOptions => ({
 
 const database = await freshDatabase(server);
 const agent = defineDurableAgent({ name: 'bench', cycle: options, registry });
+const stepAgent = defineDurableAgent({
+  name: 'steps',
+  cycle: () => ({ ...options(), maxParallelToolCalls: 1 }),
+  registry,
+});
+const bare = bareStepWorkflow(registry);
 DBOS.setConfig({
   name: 'agcore-bench',
   systemDatabaseUrl: database.url,
@@ -62,6 +81,8 @@ DBOS.setConfig({
 });
 await DBOS.launch();
 await agent.registerQueue();
+await stepAgent.registerQueue();
+await DBOS.registerQueue('bench-bare', { onConflict: 'always_update' });
 const client = await DBOSClient.create({ systemDatabaseUrl: database.url });
 const runs = new DurableRuns(client);
 
@@ -92,6 +113,34 @@ const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
+
+// The row "durable step vs bare DBOS step".
+const stepRow = await compareSteps({
+  client,
+  runs,
+  agentName: 'steps',
+  bare,
+  passes: Number(process.env.BENCH_PASSES ?? '9'),
+  few: 2,
+  many: 12,
+});
+const trips = (cost: StepCost) =>
+  `${totalRoundTrips(cost.roundTrips).toFixed(1)} (${Object.entries(cost.roundTrips)
+    .map(([kind, n]) => `${kind} ${n.toFixed(1)}`)
+    .join(', ')})`;
+process.stdout.write(
+  `durable step vs bare DBOS step (${String(process.env.BENCH_PASSES ?? '9')} alternating passes, 2 vs 12 calls a run, medians):\n` +
+    `  wall per step: durable ${stepRow.durable.wallMs.toFixed(2)} ms, bare ${stepRow.bare.wallMs.toFixed(2)} ms, ratio ${(stepRow.durable.wallMs / stepRow.bare.wallMs).toFixed(2)}× (target ≤ 1.5×)\n` +
+    `  CPU per step: durable ${stepRow.durable.cpuMs.toFixed(2)} ms, bare ${stepRow.bare.cpuMs.toFixed(2)} ms, ratio ${(stepRow.durable.cpuMs / stepRow.bare.cpuMs).toFixed(2)}×\n` +
+    `  round trips per step: durable ${trips(stepRow.durable)}; bare ${trips(stepRow.bare)} (target ≤ 4)\n`,
+);
+if (process.env.BENCH_ONLY === 'steps') {
+  await client.destroy();
+  await DBOS.shutdown();
+  await model.close();
+  await database.drop();
+  process.exit(0);
+}
 
 for (let warm = 0; warm < 3; warm++) {
   await plain();

@@ -69,6 +69,14 @@ const askUser = defineTool({
   },
 });
 
+// A tool with no side effect and no I/O: what a step costs around it is all bookkeeping.
+const note = defineTool({
+  name: 'note',
+  description: 'Notes a recipient',
+  parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+  execute: ({ to }: { to: string }) => ({ noted: to }),
+});
+
 const timeout = process.env.APPROVAL_TIMEOUT_SEC;
 const parallel = process.env.MAX_PARALLEL;
 const agent = defineDurableAgent({
@@ -80,7 +88,7 @@ const agent = defineDurableAgent({
     ...(parallel === undefined ? {} : { maxParallelToolCalls: Number(parallel) }),
     ...(process.env.STATE_SECRET === undefined ? {} : { stateSecret: process.env.STATE_SECRET }),
   }),
-  registry: () => new ToolRegistry().registerAll([sendEmail, askUser]),
+  registry: () => new ToolRegistry().registerAll([sendEmail, askUser, note]),
   queue: { workerConcurrency: Number(process.env.WORKER_CONCURRENCY ?? '10') },
   ...(timeout === undefined ? {} : { approvalTimeoutSec: Number(timeout) }),
 });

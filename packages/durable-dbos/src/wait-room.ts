@@ -1,0 +1,79 @@
+// Where the runs of a worker process wait for their stretches. A run's workflow only waits (for
+// the stretch it started; a stretch that waits for a person is a DELAYED workflow, a row in
+// Postgres), and a DBOS `recv` that waits holds a timer and a notification callback per
+// waiting workflow and polls once per wait. Here every waiting run of the process shares one
+// loop: one timer, and one `listWorkflows` query a tick for all of them, which wakes a run
+// when its stretch has ended or the run was cancelled. What a waiting run costs the worker is
+// then a pending promise and its entry here: no timer, no listener.
+import { AsyncResource } from 'node:async_hooks';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+
+/** How often the waiting runs' stretches are looked at. */
+const tickMs = 250;
+/** At most this many ids in one query. */
+const chunk = 500;
+const ended = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
+
+interface Waiter {
+  readonly runId: string;
+  readonly segmentId: string;
+  readonly wake: () => void;
+}
+
+const waiters = new Set<Waiter>();
+let polling = false;
+// Made at import, outside any workflow: the loop must not run in the context of the workflow
+// that happened to start it (DBOS would count its queries as that workflow's operations).
+const scope = new AsyncResource('agcore.wait-room');
+
+/** Resolves when the stretch `segmentId` of run `runId` has ended, or the run was cancelled. */
+export function untilStretchEnds(runId: string, segmentId: string): Promise<void> {
+  return new Promise((resolve) => {
+    waiters.add({ runId, segmentId, wake: resolve });
+    if (polling) return;
+    polling = true;
+    scope.runInAsyncScope(() => {
+      void loop();
+    });
+  });
+}
+
+/** How many runs of this process wait now (for tests). */
+export function waitingRuns(): number {
+  return waiters.size;
+}
+
+async function loop(): Promise<void> {
+  try {
+    while (waiters.size > 0) {
+      await new Promise<void>((resolve) => setTimeout(resolve, tickMs).unref());
+      await tick().catch(() => undefined); // a lost connection: the next tick tries again
+    }
+  } finally {
+    polling = false;
+  }
+}
+
+async function tick(): Promise<void> {
+  const batch = [...waiters];
+  const ids = [...new Set(batch.flatMap((waiter) => [waiter.runId, waiter.segmentId]))];
+  const statuses = new Map<string, string>();
+  for (let start = 0; start < ids.length; start += chunk) {
+    const workflows = await DBOS.listWorkflows({
+      workflowIDs: ids.slice(start, start + chunk),
+      loadInput: false,
+      loadOutput: false,
+    });
+    for (const workflow of workflows) statuses.set(workflow.workflowID, workflow.status);
+  }
+  for (const waiter of batch) {
+    const stretch = statuses.get(waiter.segmentId);
+    if (
+      statuses.get(waiter.runId) === 'CANCELLED' ||
+      (stretch !== undefined && ended.has(stretch))
+    ) {
+      waiters.delete(waiter);
+      waiter.wake();
+    }
+  }
+}
