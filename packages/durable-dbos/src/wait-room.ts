@@ -4,15 +4,21 @@
 // waiting workflow and polls once per wait. Here every waiting run of the process shares one
 // loop: one timer, and one `listWorkflows` query a tick for all of them, which wakes a run
 // when its stretch has ended or the run was cancelled. What a waiting run costs the worker is
-// then a pending promise and its entry here: no timer, no listener.
+// then a pending promise and its entry here: no timer, no listener. (A cancelled run is woken
+// by its stretch: `DurableRuns.cancel` cancels the stretch with the run.)
 import { AsyncResource } from 'node:async_hooks';
-import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOS, type WorkflowStatusString } from '@dbos-inc/dbos-sdk';
 
-/** How often the waiting runs' stretches are looked at. */
-const tickMs = 250;
+/** How often the waiting runs' stretches are looked at: 250 ms, +1 ms per 20 waiting runs. */
+const tickMs = (waiting: number) => 250 + Math.floor(waiting / 20);
 /** At most this many ids in one query. */
 const chunk = 500;
-const ended = new Set(['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
+const ended: WorkflowStatusString[] = [
+  'SUCCESS',
+  'ERROR',
+  'CANCELLED',
+  'MAX_RECOVERY_ATTEMPTS_EXCEEDED',
+];
 
 interface Waiter {
   readonly runId: string;
@@ -26,7 +32,7 @@ let polling = false;
 // that happened to start it (DBOS would count its queries as that workflow's operations).
 const scope = new AsyncResource('agcore.wait-room');
 
-/** Resolves when the stretch `segmentId` of run `runId` has ended, or the run was cancelled. */
+/** Resolves when the stretch `segmentId` of run `runId` has ended (or was cancelled). */
 export function untilStretchEnds(runId: string, segmentId: string): Promise<void> {
   return new Promise((resolve) => {
     waiters.add({ runId, segmentId, wake: resolve });
@@ -46,7 +52,7 @@ export function waitingRuns(): number {
 async function loop(): Promise<void> {
   try {
     while (waiters.size > 0) {
-      await new Promise<void>((resolve) => setTimeout(resolve, tickMs).unref());
+      await new Promise<void>((resolve) => setTimeout(resolve, tickMs(waiters.size)).unref());
       await tick().catch(() => undefined); // a lost connection: the next tick tries again
     }
   } finally {
@@ -56,24 +62,20 @@ async function loop(): Promise<void> {
 
 async function tick(): Promise<void> {
   const batch = [...waiters];
-  const ids = [...new Set(batch.flatMap((waiter) => [waiter.runId, waiter.segmentId]))];
-  const statuses = new Map<string, string>();
+  const ids = [...new Set(batch.map((waiter) => waiter.segmentId))];
+  const done = new Set<string>();
   for (let start = 0; start < ids.length; start += chunk) {
     const workflows = await DBOS.listWorkflows({
       workflowIDs: ids.slice(start, start + chunk),
+      status: ended,
       loadInput: false,
       loadOutput: false,
     });
-    for (const workflow of workflows) statuses.set(workflow.workflowID, workflow.status);
+    for (const workflow of workflows) done.add(workflow.workflowID);
   }
   for (const waiter of batch) {
-    const stretch = statuses.get(waiter.segmentId);
-    if (
-      statuses.get(waiter.runId) === 'CANCELLED' ||
-      (stretch !== undefined && ended.has(stretch))
-    ) {
-      waiters.delete(waiter);
-      waiter.wake();
-    }
+    if (!done.has(waiter.segmentId)) continue;
+    waiters.delete(waiter);
+    waiter.wake();
   }
 }
