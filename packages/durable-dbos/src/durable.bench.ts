@@ -2,7 +2,9 @@
 // step over a plain LlmCycle run. The same 5-request conversation (4 tool turns, then a streamed
 // answer: 9 steps) against a local Chat Completions server that answers at once, plain and
 // durable (DBOS launched in this process, a fresh database), interleaved in rounds; then 200
-// durable runs at once. Prints medians; the target is ≤ 2 ms per step.
+// durable runs at once. Prints medians; the target is ≤ 2 ms per step. First, the row "durable
+// step vs bare DBOS step" (issue 32 §1, see test-support/step-bench.ts); BENCH_ONLY=steps
+// prints only that row, BENCH_PASSES sets its passes (default 9).
 import { performance } from 'node:perf_hooks';
 import { createOpenAICompatibleProvider, LlmCycle, type LlmCycleOptions } from '@agcore/llm-cycle';
 import { startChatCompletionsServer, textStream, toolCallStream } from '@agcore/llm-cycle/testing';
