@@ -152,7 +152,7 @@ function delayOf(awaiting: Awaiting): number {
  * sends its result as its last act; one that is cancelled or lost sends none.
  */
 async function segmentEnd(segmentId: string): Promise<SegmentResult> {
-  await untilStretchEnds(DBOS.workflowID ?? '', segmentId);
+  await untilStretchEnds(segmentId);
   const message = await DBOS.recv<SegmentResult>(segmentTopic, 0);
   if (message !== null) return message;
   const status = await DBOS.getWorkflowStatus(segmentId);

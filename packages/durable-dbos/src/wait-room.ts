@@ -3,7 +3,7 @@
 // Postgres), and a DBOS `recv` that waits holds a timer and a notification callback per
 // waiting workflow and polls once per wait. Here every waiting run of the process shares one
 // loop: one timer, and one `listWorkflows` query a tick for all of them, which wakes a run
-// when its stretch has ended or the run was cancelled. What a waiting run costs the worker is
+// when its stretch has ended. What a waiting run costs the worker is
 // then a pending promise and its entry here: no timer, no listener. (A cancelled run is woken
 // by its stretch: `DurableRuns.cancel` cancels the stretch with the run.)
 import { AsyncResource } from 'node:async_hooks';
@@ -21,7 +21,6 @@ const ended: WorkflowStatusString[] = [
 ];
 
 interface Waiter {
-  readonly runId: string;
   readonly segmentId: string;
   readonly wake: () => void;
 }
@@ -32,10 +31,10 @@ let polling = false;
 // that happened to start it (DBOS would count its queries as that workflow's operations).
 const scope = new AsyncResource('agcore.wait-room');
 
-/** Resolves when the stretch `segmentId` of run `runId` has ended (or was cancelled). */
-export function untilStretchEnds(runId: string, segmentId: string): Promise<void> {
+/** Resolves when the stretch `segmentId` has ended (done, failed or cancelled). */
+export function untilStretchEnds(segmentId: string): Promise<void> {
   return new Promise((resolve) => {
-    waiters.add({ runId, segmentId, wake: resolve });
+    waiters.add({ segmentId, wake: resolve });
     if (polling) return;
     polling = true;
     scope.runInAsyncScope(() => {
