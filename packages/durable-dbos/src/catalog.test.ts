@@ -60,7 +60,7 @@ describe.skipIf(server === undefined)('the agent catalog: clients find the queue
       executorId: 'worker-a',
       version: 'agcore-test-1',
       queue: 'mail',
-      tools: ['send_email', 'ask_user'],
+      tools: ['send_email', 'send_gated', 'ask_user', 'note'],
       live: true,
     });
   }, 120_000);

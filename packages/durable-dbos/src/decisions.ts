@@ -11,6 +11,8 @@ export interface PauseRecord {
   readonly calls: readonly Interruption[];
   /** The ids of the calls decided earlier in the run. */
   readonly decided: readonly string[];
+  /** The stretch that takes the decisions: a DELAYED workflow until they are sent. */
+  readonly segment?: string;
 }
 
 /** Problems with `decisions` for `calls` (one line each); empty when they fit. */

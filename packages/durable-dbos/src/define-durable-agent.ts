@@ -1,17 +1,19 @@
 // The worker side: an agent is two DBOS workflows. The run (`agcore.agent.<name>`, id = the
-// run id, on the agent's queue) only waits: for its segments, and for a person's decisions
-// with a durable `recv`. A segment (`agcore.segment.<name>`, on the agent's work queue, see
-// segment.ts) runs the unchanged LlmCycle with a provider and a registry whose every request
-// and call is a recorded step. A run that waits for a person runs no segment, so it holds no
-// slot of the work queue.
-import { LlmError, type ResumeDecision, type RunState } from '@agcore/llm-cycle';
+// run id, on the agent's queue) only waits for its segments, in the process's wait room (one
+// timer for every waiting run, see wait-room.ts). A segment (`agcore.segment.<name>`, on the
+// agent's work queue, see segment.ts) runs the unchanged LlmCycle with a provider and a
+// registry whose every request and call is a recorded step. When the run pauses, its next
+// segment is started DELAYED (until `approvalTimeoutSec`, or for good): the decisions are sent
+// to it and end its delay (`DurableRuns.decide`), or the deadline does. So a run that waits
+// for a person runs no segment, holds no slot of the work queue, and no timer of the worker.
+import { LlmError } from '@agcore/llm-cycle';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { decisionProblems, type PauseRecord } from './decisions.js';
+import type { PauseRecord } from './decisions.js';
 import { registerAgent } from './register.js';
-import { agentCycle, runSegment, type SegmentInput, type SegmentResult } from './segment.js';
+import { type Awaiting, runSegment, type SegmentInput, type SegmentResult } from './segment.js';
 import type { DurableAgentOptions, DurableRunInput, RunOutcome } from './types.js';
+import { untilStretchEnds } from './wait-room.js';
 import {
-  decisionsTopic,
   eventsStreamKey,
   pauseEventKey,
   type SegmentPointer,
@@ -43,9 +45,6 @@ export interface DurableAgent {
   registerQueue(): Promise<void>;
 }
 
-const waitSliceSec = 86_400;
-const segmentSliceSec = 30;
-
 /**
  * Registers an agent as two DBOS workflows (its runs, and the stretches they run on the work
  * queue); call it in every worker before `DBOS.launch()`.
@@ -73,8 +72,12 @@ export function defineDurableAgent(options: DurableAgentOptions): DurableAgent {
   const segment = DBOS.registerWorkflow((input: SegmentInput) => runSegment(options, input), {
     name: `${segmentPrefix}${options.name}`,
   });
-  const start: StartSegment = (id, input) =>
-    DBOS.startWorkflow(segment, { workflowID: id, queueName: work })(input).then(() => undefined);
+  const start: StartSegment = (id, input, delaySeconds) =>
+    DBOS.startWorkflow(segment, {
+      workflowID: id,
+      queueName: work,
+      ...(delaySeconds === undefined ? {} : { enqueueOptions: { delaySeconds } }),
+    })(input).then(() => undefined);
   DBOS.registerWorkflow((input: DurableRunInput) => runAgent(options, input, start), {
     name: workflowName,
   });
@@ -88,7 +91,15 @@ export function defineDurableAgent(options: DurableAgentOptions): DurableAgent {
   };
 }
 
-type StartSegment = (segmentId: string, input: SegmentInput) => Promise<void>;
+/** Starts a segment on the work queue, DELAYED for `delaySeconds` when given. */
+type StartSegment = (
+  segmentId: string,
+  input: SegmentInput,
+  delaySeconds?: number,
+) => Promise<void>;
+
+/** A wait with no `approvalTimeoutSec`: DELAYED for ten years, until decisions come. */
+const foreverSec = 10 * 365 * 86_400;
 
 async function runAgent(
   options: DurableAgentOptions,
@@ -99,85 +110,62 @@ async function runAgent(
   const decided: string[] = [];
   let next: SegmentInput = { runId, start: input };
   for (let index = 0; ; index += 1) {
-    const result = await segmentResult(runId, index, next, startSegment);
+    const segmentId = `${runId}:s${String(index)}`;
+    await startSegment(segmentId, next, 'awaiting' in next ? delayOf(next.awaiting) : undefined);
+    const pointer: SegmentPointer = { segment: segmentId };
+    await DBOS.writeStream(eventsStreamKey, pointer);
+    if ('awaiting' in next) {
+      const { calls } = next.awaiting;
+      const pause: PauseRecord = { epoch: next.state.epoch, calls, decided: [...decided] };
+      await DBOS.setEvent(pauseEventKey, { ...pause, segment: segmentId });
+    }
+    const result = await segmentEnd(segmentId);
+    if ('waiting' in result) continue; // woken without decisions that fit: wait again
     if ('thrown' in result) throw new Error(`A stretch of run ${runId} failed: ${result.thrown}`);
+    decided.push(...(result.decided ?? []));
     if (result.state !== undefined) await DBOS.setEvent(stateEventKey, result.state);
-    if (!result.ok) return await finish({ ok: false, error: result.error });
-    const { state, response } = result;
-    const calls = response.interruptions ?? [];
-    const pause: PauseRecord = { epoch: state.epoch, calls, decided: [...decided] };
-    await DBOS.setEvent(pauseEventKey, pause);
-    if (calls.length === 0) return await finish({ ok: true, response });
-    const decisions = await waitForDecisions(pause, options.approvalTimeoutSec);
-    if (decisions === undefined) return await timedOut(runId, state, options, decided);
-    decided.push(...Object.keys(decisions));
-    await DBOS.setEvent(pauseEventKey, { epoch: state.epoch, calls: [], decided: [...decided] });
-    next = { runId, state, decisions };
+    const ended: PauseRecord = {
+      epoch: result.state?.epoch ?? 0,
+      calls: [],
+      decided: [...decided],
+    };
+    if (!result.ok) {
+      await DBOS.setEvent(pauseEventKey, ended);
+      return await finish({ ok: false, error: result.error });
+    }
+    const calls = result.response.interruptions ?? [];
+    if (calls.length === 0) {
+      await DBOS.setEvent(pauseEventKey, ended);
+      return await finish({ ok: true, response: result.response });
+    }
+    const timeout = options.approvalTimeoutSec;
+    const deadline = timeout === undefined ? undefined : (await DBOS.now()) + timeout * 1000;
+    const awaiting: Awaiting = { calls, ...(deadline === undefined ? {} : { deadline }) };
+    next = { runId, state: result.state, awaiting };
   }
 }
 
-/** Starts segment `index` of the run, points the run's events at it, and waits for its end. */
-async function segmentResult(
-  runId: string,
-  index: number,
-  input: SegmentInput,
-  startSegment: StartSegment,
-): Promise<SegmentResult> {
-  const segmentId = `${runId}:s${String(index)}`;
-  await startSegment(segmentId, input);
-  const pointer: SegmentPointer = { segment: segmentId };
-  await DBOS.writeStream(eventsStreamKey, pointer);
-  for (;;) {
-    // The segment sends its result as its last act; one that is cancelled or lost sends none,
-    // so the wait is sliced and the segment's status looked at between slices.
-    const message = await DBOS.recv<SegmentResult>(segmentTopic, segmentSliceSec);
-    if (message !== null) return message;
-    const status = await DBOS.getWorkflowStatus(segmentId);
-    if (status?.status === 'CANCELLED' || status?.status === 'ERROR') {
-      const message = `The run was cancelled: its stretch ${segmentId} ended ${status.status}.`;
-      return { ok: false, error: new LlmError('cancelled', message).toJSON() };
-    }
-  }
+/** How long a pause's stretch stays DELAYED: until its deadline, or until decisions come. */
+function delayOf(awaiting: Awaiting): number {
+  if (awaiting.deadline === undefined) return foreverSec;
+  return Math.max(0.001, (awaiting.deadline - Date.now()) / 1000);
+}
+
+/**
+ * Waits (in the process's wait room: no timer of its own) for the stretch's end. The stretch
+ * sends its result as its last act; one that is cancelled or lost sends none.
+ */
+async function segmentEnd(segmentId: string): Promise<SegmentResult> {
+  await untilStretchEnds(segmentId);
+  const message = await DBOS.recv<SegmentResult>(segmentTopic, 0);
+  if (message !== null) return message;
+  const status = await DBOS.getWorkflowStatus(segmentId);
+  const ended = status?.status ?? 'lost';
+  const text = `The run was cancelled: its stretch ${segmentId} ended ${ended}.`;
+  return { ok: false, error: new LlmError('cancelled', text).toJSON() };
 }
 
 async function finish(outcome: RunOutcome): Promise<RunOutcome> {
   await DBOS.closeStream(eventsStreamKey);
   return outcome;
-}
-
-async function timedOut(
-  runId: string,
-  paused: RunState,
-  options: DurableAgentOptions,
-  decided: readonly string[],
-): Promise<RunOutcome> {
-  const reason = `no decision within approvalTimeoutSec (${String(options.approvalTimeoutSec)} s)`;
-  // Pure: the cycle is made from the paused state and abandoned in memory, no request is sent.
-  const cycle = agentCycle(options.cycle(), runId, { state: paused });
-  cycle.abandon(reason);
-  const state = cycle.state();
-  await DBOS.setEvent(stateEventKey, state);
-  await DBOS.setEvent(pauseEventKey, { epoch: state.epoch, calls: [], decided });
-  const error = new LlmError('cancelled', `The run was cancelled: ${reason}.`);
-  return finish({ ok: false, error: error.toJSON() });
-}
-
-/** The first decisions that fit the waiting calls, or `undefined` when the time ran out. */
-async function waitForDecisions(
-  pause: PauseRecord,
-  timeoutSec: number | undefined,
-): Promise<Record<string, ResumeDecision> | undefined> {
-  const deadline = timeoutSec === undefined ? undefined : (await DBOS.now()) + timeoutSec * 1000;
-  for (;;) {
-    let wait = waitSliceSec;
-    if (deadline !== undefined) {
-      const left = (deadline - (await DBOS.now())) / 1000;
-      if (left <= 0) return undefined;
-      wait = Math.min(wait, left);
-    }
-    const message = await DBOS.recv<Record<string, ResumeDecision>>(decisionsTopic, wait);
-    if (message === null) continue;
-    if (typeof message === 'object' && decisionProblems(pause.calls, message).length === 0)
-      return message;
-  }
 }

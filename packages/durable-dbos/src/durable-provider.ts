@@ -11,7 +11,7 @@ import type {
   ChatResponse,
 } from '@agcore/llm-cycle';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { EventBatch, type EventLog } from './event-log.js';
+import type { EventLog } from './event-log.js';
 import { llmErrorJson, reviveLlmError, type StepOutcome } from './wire.js';
 
 /** `provider` with each request run as a recorded step of the current workflow. */
@@ -44,7 +44,7 @@ async function* recordedStream(
   options: ChatCallOptions | undefined,
 ): AsyncGenerator<ChatChunk> {
   const key = log.nextModelKey();
-  const outcome = await DBOS.runStep(() => streamStep(provider, key, request, options), {
+  const outcome = await DBOS.runStep(() => streamStep(provider, log, key, request, options), {
     name: `agcore.model.${key}`,
     retriesAllowed: false,
   });
@@ -54,12 +54,14 @@ async function* recordedStream(
 
 async function streamStep(
   provider: ChatProvider,
+  log: EventLog,
   key: string,
   request: ChatRequest,
   options: ChatCallOptions | undefined,
 ): Promise<StepOutcome<ChatChunk[]>> {
   const chunks: ChatChunk[] = [];
-  const batch = new EventBatch();
+  const batch = log.batch;
+  const leave = batch.enter();
   let outcome: StepOutcome<ChatChunk[]>;
   try {
     for await (const chunk of provider.chatStream(request, options)) {
@@ -80,7 +82,12 @@ async function streamStep(
   } catch (error) {
     outcome = { ok: false, error: llmErrorJson(error) };
   }
-  // The events are in the stream before the step's checkpoint says it is done.
-  await batch.flush();
+  // The events (and those of the tool steps before it) are in the stream before the step's
+  // checkpoint says it is done.
+  try {
+    await batch.flush();
+  } finally {
+    leave();
+  }
   return outcome;
 }

@@ -5,7 +5,7 @@
 // order, `maxParallelToolCalls` included), which is what keeps their journal positions stable.
 import type { InvokeOptions, ToolInvocation, ToolRegistry } from '@agcore/tools-registry';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { EventBatch, type EventLog } from './event-log.js';
+import type { EventBatch, EventLog } from './event-log.js';
 import { type InvocationRecord, invocationRecord, reviveInvocation } from './wire.js';
 
 /** The byte limit of a tool message, to tell readers whether the loop cut one (as it does). */
@@ -43,41 +43,61 @@ async function invokeAsStep(
 ): Promise<ToolInvocation> {
   const callId = options.context?.toolCallId ?? '';
   const key = log.nextToolKey(callId);
+  const batch = log.batch;
+  const started = { type: 'tool_execution_started' as const, toolName: name, callId, input: args };
+  let ran = false;
   const record = await DBOS.runStep(
     async (): Promise<InvocationRecord> => {
-      const batch = new EventBatch();
-      batch.add(`${key}:start`, {
-        type: 'tool_execution_started',
-        toolName: name,
-        callId,
-        input: args,
-      });
-      let progressCount = 0;
-      const progress = options.context?.progress;
-      const invocation = await registry.invoke(name, args, {
-        ...options,
-        context: {
-          ...options.context,
-          progress: (update) => {
-            progress?.(update);
-            progressCount += 1;
-            batch.add(`${key}:p${progressCount}`, {
-              type: 'tool_execution_progress',
-              toolName: name,
-              callId,
-              progress: update,
-            });
-          },
-        },
-      });
-      const written = invocationRecord(invocation);
-      if (written.question === undefined) batch.add(`${key}:end`, completed(written, settings));
-      await batch.flush();
-      return written;
+      ran = true;
+      const leave = batch.enter();
+      try {
+        batch.add(`${key}:start`, started);
+        const written = invocationRecord(
+          await registry.invoke(name, args, withProgress(options, batch, key, name, callId)),
+        );
+        if (written.question === undefined) batch.add(`${key}:end`, completed(written, settings));
+        return written;
+      } finally {
+        leave();
+      }
     },
     { name: `agcore.tool.${name}`, retriesAllowed: false },
   );
+  if (!ran) {
+    // Answered by the journal (a replay): its events may not have been written before the
+    // crash, so they are made again from the record (same keys; a reader sees each once).
+    batch.add(`${key}:start`, started, false);
+    if (record.question === undefined) batch.add(`${key}:end`, completed(record, settings), false);
+  }
   return reviveInvocation(record);
+}
+
+/** `options` with a progress callback that also adds each update to the events. */
+function withProgress(
+  options: InvokeOptions,
+  batch: EventBatch,
+  key: string,
+  toolName: string,
+  callId: string,
+): InvokeOptions {
+  let count = 0;
+  const progress = options.context?.progress;
+  return {
+    ...options,
+    context: {
+      ...options.context,
+      progress: (update) => {
+        progress?.(update);
+        count += 1;
+        batch.add(`${key}:p${count}`, {
+          type: 'tool_execution_progress',
+          toolName,
+          callId,
+          progress: update,
+        });
+      },
+    },
+  };
 }
 
 function completed(record: InvocationRecord, settings: ToolEventSettings) {

@@ -166,9 +166,16 @@ export class DurableRuns {
     }
   }
 
-  /** The calls the run waits on now (`[]` when it does not wait). */
+  /** The calls the run waits on now (`[]` when it does not wait, or its decisions are being applied). */
   async interruptions(runId: string): Promise<Interruption[]> {
-    return [...((await this.pause(runId))?.calls ?? [])];
+    const pause = await this.pause(runId);
+    if (pause === undefined || pause.calls.length === 0) return [];
+    // The pause's stretch is DELAYED while it waits; once it runs, the decisions are taken.
+    if (pause.segment !== undefined) {
+      const status = await this.client.getWorkflow(pause.segment);
+      if (status?.status !== 'DELAYED') return [];
+    }
+    return [...pause.calls];
   }
 
   /**
@@ -188,10 +195,14 @@ export class DurableRuns {
       );
     }
     const epoch = pause?.epoch ?? 0;
-    // The version is in the key: a run moved by `fork` dropped what was sent before, and waits anew.
+    // To the pause's stretch (a DELAYED workflow), whose delay then ends: it takes them when it
+    // runs. Sent once per pause and version (the key), so a decision sent twice is applied once,
+    // and one sent again after `fork` (which moved the stretch to another version) is applied.
     const version = (await this.client.getWorkflow(runId))?.applicationVersion ?? '';
-    const key = `${runId}:decisions:${epoch}:${version}`;
-    await this.client.send(runId, decisions, decisionsTopic, key);
+    const to = pause?.segment ?? runId;
+    await this.client.send(to, decisions, decisionsTopic, `${runId}:decisions:${epoch}:${version}`);
+    if (pause?.segment !== undefined)
+      await this.client.setWorkflowDelay(pause.segment, { delayUntilEpochMS: Date.now() });
   }
 
   /** The run's final response; rejects with the `LlmError` it ended with (`cancelled` when cancelled or timed out). */

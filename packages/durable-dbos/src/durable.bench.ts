@@ -2,7 +2,9 @@
 // step over a plain LlmCycle run. The same 5-request conversation (4 tool turns, then a streamed
 // answer: 9 steps) against a local Chat Completions server that answers at once, plain and
 // durable (DBOS launched in this process, a fresh database), interleaved in rounds; then 200
-// durable runs at once. Prints medians; the target is ≤ 2 ms per step.
+// durable runs at once. Prints medians; the target is ≤ 2 ms per step. First, the row "durable
+// step vs bare DBOS step" (issue 32 §1, see test-support/step-bench.ts); BENCH_ONLY=steps
+// prints only that row, BENCH_PASSES sets its passes (default 9).
 import { performance } from 'node:perf_hooks';
 import { createOpenAICompatibleProvider, LlmCycle, type LlmCycleOptions } from '@agcore/llm-cycle';
 import { startChatCompletionsServer, textStream, toolCallStream } from '@agcore/llm-cycle/testing';
@@ -12,6 +14,8 @@ import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { DurableRuns, defineDurableAgent } from './index.js';
 import { freshDatabase, postgresUrl } from './test-support/postgres.js';
+import { totalRoundTrips } from './test-support/round-trips.js';
+import { bareStepWorkflow, compareSteps, type StepCost } from './test-support/step-bench.js';
 
 const server = postgresUrl();
 if (server === undefined) process.exit(0);
@@ -29,8 +33,19 @@ const toolTurns = 4;
 const steps = toolTurns * 2 + 1;
 const model = await startChatCompletionsServer({ recordRequests: false });
 model.fallback((request) => {
-  const body = request.body as { messages: { role: string }[] };
+  const body = request.body as { messages: { role: string; content?: unknown }[] };
   const tools = body.messages.filter((message) => message.role === 'tool').length;
+  // `calls:<n>` (the step row): n calls in one answer, run one after the other, then the text.
+  const asked = /^calls:(\d+)$/.exec(String(body.messages[0]?.content ?? ''));
+  if (asked !== null) {
+    if (tools > 0) return { kind: 'sse', writes: textStream(['Done.']) };
+    const calls = Array.from({ length: Number(asked[1]) }, (_, index) => ({
+      id: `call_${index}`,
+      name: 'get_time',
+      pieces: ['{}'],
+    }));
+    return { kind: 'sse', writes: toolCallStream(calls) };
+  }
   if (tools >= toolTurns) return { kind: 'sse', writes: textStream(['The ', 'time ', 'is noon.']) };
   return {
     kind: 'sse',
@@ -52,6 +67,12 @@ const options = (): LlmCycleOptions => ({
 
 const database = await freshDatabase(server);
 const agent = defineDurableAgent({ name: 'bench', cycle: options, registry });
+const stepAgent = defineDurableAgent({
+  name: 'steps',
+  cycle: () => ({ ...options(), maxParallelToolCalls: 1 }),
+  registry,
+});
+const bare = bareStepWorkflow(registry);
 DBOS.setConfig({
   name: 'agcore-bench',
   systemDatabaseUrl: database.url,
@@ -62,6 +83,8 @@ DBOS.setConfig({
 });
 await DBOS.launch();
 await agent.registerQueue();
+await stepAgent.registerQueue();
+await DBOS.registerQueue('bench-bare', { onConflict: 'always_update' });
 const client = await DBOSClient.create({ systemDatabaseUrl: database.url });
 const runs = new DurableRuns(client);
 
@@ -92,6 +115,34 @@ const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
+
+// The row "durable step vs bare DBOS step".
+const stepRow = await compareSteps({
+  client,
+  runs,
+  agentName: 'steps',
+  bare,
+  passes: Number(process.env.BENCH_PASSES ?? '9'),
+  few: 2,
+  many: 12,
+});
+const trips = (cost: StepCost) =>
+  `${totalRoundTrips(cost.roundTrips).toFixed(1)} (${Object.entries(cost.roundTrips)
+    .map(([kind, n]) => `${kind} ${n.toFixed(1)}`)
+    .join(', ')})`;
+process.stdout.write(
+  `durable step vs bare DBOS step (${String(process.env.BENCH_PASSES ?? '9')} alternating passes, 2 vs 12 calls a run, medians):\n` +
+    `  wall per step: durable ${stepRow.durable.wallMs.toFixed(2)} ms, bare ${stepRow.bare.wallMs.toFixed(2)} ms, ratio ${(stepRow.durable.wallMs / stepRow.bare.wallMs).toFixed(2)}× (target ≤ 1.5×)\n` +
+    `  CPU per step: durable ${stepRow.durable.cpuMs.toFixed(2)} ms, bare ${stepRow.bare.cpuMs.toFixed(2)} ms, ratio ${(stepRow.durable.cpuMs / stepRow.bare.cpuMs).toFixed(2)}×\n` +
+    `  round trips per step: durable ${trips(stepRow.durable)}; bare ${trips(stepRow.bare)} (target ≤ 4)\n`,
+);
+if (process.env.BENCH_ONLY === 'steps') {
+  await client.destroy();
+  await DBOS.shutdown();
+  await model.close();
+  await database.drop();
+  process.exit(0);
+}
 
 for (let warm = 0; warm < 3; warm++) {
   await plain();

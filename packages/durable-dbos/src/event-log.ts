@@ -1,46 +1,88 @@
-// The run's events, written from inside the steps that make them (a model request's deltas, a
-// tool call's start and end) so a reader sees them live. A step that runs again after a crash
-// writes them again under the same keys, and `DurableRuns.events` hands each key on once.
-// Events the loop makes outside any step are written by the workflow at a point where no step
-// is in flight (the end of a stretch of the loop), so the journal's order never depends on
-// timing.
-//
-// Every stream write is a Postgres transaction (four round trips in DBOS), so a step's events
-// go in batches: the first event of a batch waits `flushAfterMs` for company, and the step's
-// end writes what is left before the step's checkpoint. A fast step is one write; a slow one
-// (a long answer, a slow tool) still shows its events within `flushAfterMs`.
+// The run's events. A stretch of the loop keeps one batch of events that are not written yet,
+// in the order the loop made them, and writes it in one stream write when:
+// - a step has been running for `flushAfterMs` with events pending (so a slow tool or a long
+//   answer shows its events within 20 ms; the write is made from the step, unrecorded),
+// - a model request's step ends (its deltas are written before its checkpoint, as they were
+//   streamed),
+// - the stretch ends: whatever is left goes with the events the loop made outside any step in
+//   one recorded write of the workflow, before the stretch sends its end to the run (so before
+//   any wait for a person and before the run completes).
+// A fast tool step therefore writes nothing of its own: its start and end go with the next
+// model request's write or the stretch's last. A step that runs again after a crash writes its
+// events again under the same keys, and `DurableRuns.events` hands each key on once; a tool
+// step the journal answers on a replay makes its start and end events again from its record,
+// so a crash loses only the progress events of tool calls that had finished (see the README).
+// Timers exist only while a step runs: a stretch waiting for nothing holds none.
 
 import type { StreamEvent } from '@agcore/llm-cycle';
 import { delay } from '@agcore/tools-core';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { type EventEntry, type EventRecord, eventsStreamKey } from './wire.js';
 
-/** How long the first event of a batch waits for the next before it is written. */
+/** How long a running step's pending events wait for company before they are written. */
 const flushAfterMs = 20;
 
-/** The events of one step (or of the end of a stretch), written in order, in few writes. */
+/** The pending events of one stretch of the loop, written in order, in few writes. */
 export class EventBatch {
   #pending: EventEntry[] = [];
   #writing: Promise<void> = Promise.resolve();
-  #scheduled = false;
+  #timer: AbortController | undefined;
+  #active = 0;
 
-  /** Adds an event; it is written within `flushAfterMs`, or by `flush()`. */
-  add(key: string, event: StreamEvent): void {
-    this.#pending.push({ key, event });
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    void delay(flushAfterMs).then(() => {
-      if (this.#scheduled) void this.flush().catch(() => undefined);
-    });
+  /**
+   * A step starts (call it inside the step): while any step runs, pending events are written
+   * within `flushAfterMs`. Returns the function to call when the step's body ends.
+   */
+  enter(): () => void {
+    this.#active += 1;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.#active -= 1;
+      if (this.#active === 0) this.#cancel();
+    };
   }
 
-  /** Writes what is pending; resolves when every write so far is done, rejects when one failed. */
+  /**
+   * Adds an event. From inside a running step it is written within `flushAfterMs`; with
+   * `live: false` (an event made again from a recorded step, in the workflow) it waits for the
+   * next write.
+   */
+  add(key: string, event: StreamEvent, live = true): void {
+    this.#pending.push({ key, event });
+    if (!live || this.#active === 0 || this.#timer !== undefined) return;
+    const timer = new AbortController();
+    this.#timer = timer;
+    delay(flushAfterMs, timer.signal).then(
+      () => {
+        if (this.#timer === timer) void this.flush().catch(() => undefined);
+      },
+      () => undefined,
+    );
+  }
+
+  /** From inside a step: writes what is pending; resolves when every write so far is done. */
   flush(): Promise<void> {
-    this.#scheduled = false;
+    this.#cancel();
     const entries = this.#pending;
     this.#pending = [];
     if (entries.length > 0) this.#writing = this.#writing.then(() => writeEvents(entries));
     return this.#writing;
+  }
+
+  /** At the stretch's end (in the workflow): waits for the writes in flight, returns what is left. */
+  async take(): Promise<EventEntry[]> {
+    this.#cancel();
+    await this.#writing.catch(() => undefined);
+    const entries = this.#pending;
+    this.#pending = [];
+    return entries;
+  }
+
+  #cancel(): void {
+    this.#timer?.abort();
+    this.#timer = undefined;
   }
 }
 
@@ -52,6 +94,10 @@ export function writeEvents(entries: readonly EventEntry[]): Promise<void> {
 
 /** Per workflow execution: counters that name steps the same on every replay. */
 export class EventLog {
+  /** The stretch's pending events. */
+  readonly batch = new EventBatch();
+  /** The events the loop made outside any step, for the stretch's last write. */
+  readonly unwritten: EventEntry[] = [];
   private modelRequests = 0;
   private readonly toolRuns = new Map<string, number>();
   /** The ids of the calls that ran as tool steps (their events were written by the step). */

@@ -3,7 +3,7 @@ import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DurableRuns } from './index.js';
-import { client, startModel, startWorker, type Worker } from './test-support/harness.js';
+import { call, client, startModel, startWorker, type Worker } from './test-support/harness.js';
 import { freshDatabase, postgresUrl } from './test-support/postgres.js';
 
 const server = postgresUrl();
@@ -69,5 +69,44 @@ describe.skipIf(server === undefined)('the events of a durable run', () => {
     );
     // The run's own stream: the segment's id and its end.
     expect(rows.rowCount).toBeLessThanOrEqual(9);
+  }, 60_000);
+
+  it('tool steps write no events of their own: 12 fast calls, their events in the next write, each once, in order', async () => {
+    model.settings.text = ['Noted.'];
+    model.settings.calls = Array.from({ length: 12 }, (_, index) =>
+      call(`call_${index}`, 'note', `r${index}@example.com`),
+    );
+    try {
+      await runs.start('mailer', { runId: 'many-calls', prompt: 'Note them' });
+      const events: StreamEvent[] = [];
+      for await (const event of runs.events('many-calls')) events.push(event);
+      const tools = events.flatMap((event) =>
+        event.type === 'tool_execution_started' || event.type === 'tool_execution_completed'
+          ? [`${event.type === 'tool_execution_started' ? 'start' : 'end'} ${event.callId}`]
+          : [],
+      );
+      // Calls run concurrently (the loop's default), so only per-call order is fixed.
+      expect(tools).toHaveLength(24);
+      for (let index = 0; index < 12; index++) {
+        const mine = tools.filter((line) => line.endsWith(` call_${index}`));
+        expect(mine).toEqual([`start call_${index}`, `end call_${index}`]);
+      }
+      const ends = events.flatMap((event) =>
+        event.type === 'turn_complete' ? [event.reason] : [],
+      );
+      expect(ends).toEqual(['tool_calls', 'stop']);
+      expect(events.at(-1)?.type).toBe('turn_complete');
+      // Before: one write per tool step (12), plus the two model requests, the stretch's end and
+      // the close (≥ 15). Now: the two model requests, the stretch's last write and the close,
+      // a few more only when a step outlasts the 20 ms window (a loaded machine).
+      const rows = await pool.query(
+        "SELECT 1 FROM dbos.streams WHERE workflow_uuid = $1 AND key = 'agcore.events'",
+        ['many-calls:s0'],
+      );
+      expect(rows.rowCount).toBeLessThanOrEqual(8);
+      expect((await runs.result('many-calls')).message.content).toBe('Noted.');
+    } finally {
+      model.settings.calls = undefined;
+    }
   }, 60_000);
 });

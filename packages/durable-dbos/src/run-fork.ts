@@ -90,12 +90,44 @@ export function checkForkDecisions(
     );
 }
 
-/** Stops the run where it waits and re-enqueues it at the plan's version from its next step. */
+/**
+ * Stops the run where it waits and re-enqueues it at the plan's version from its next step;
+ * then moves the pause's stretch (a DELAYED workflow of the old version, which only a worker
+ * of that version would dequeue) to the new version.
+ */
 export async function moveRun(tables: RunTables, plan: ForkPlan): Promise<void> {
   await tables.client.cancelWorkflow(plan.runId);
+  // The run first: its rewind drops the messages it has not taken, so the stretch must not end
+  // (and send its end to the run) before it.
   await tables.client.rewindWorkflow(plan.runId, {
     startStep: plan.startStep,
     applicationVersion: plan.version,
     queueName: plan.queueName,
+  });
+  if (plan.pause.segment !== undefined) await moveStretch(tables, plan.pause.segment, plan.version);
+}
+
+/**
+ * A stretch that has not started (DELAYED, or ENQUEUED once decisions ended its delay) keeps
+ * its id, input, parent, delay and the messages sent to it, at the new version (one statement:
+ * no worker can take it between a cancel and a re-create). One a gone worker was running is
+ * rewound there from its next step, like the run.
+ */
+async function moveStretch(tables: RunTables, segmentId: string, version: string): Promise<void> {
+  const moved = await tables.pool.query(
+    `UPDATE "${tables.schema}".workflow_status SET application_version = $1
+     WHERE workflow_uuid = $2 AND status IN ('DELAYED', 'ENQUEUED')
+     RETURNING workflow_uuid`,
+    [version, segmentId],
+  );
+  if (moved.rows.length > 0) return;
+  const status = await tables.client.getWorkflow(segmentId);
+  if (status?.status !== 'PENDING') return;
+  await tables.client.cancelWorkflow(segmentId);
+  const steps = (await tables.client.listWorkflowSteps(segmentId)) ?? [];
+  await tables.client.rewindWorkflow(segmentId, {
+    startStep: steps.reduce((next, step) => Math.max(next, step.functionID + 1), 0),
+    applicationVersion: version,
+    ...(status.queueName === undefined ? {} : { queueName: status.queueName }),
   });
 }

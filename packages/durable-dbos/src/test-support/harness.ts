@@ -69,8 +69,9 @@ export function call(id: string, name: string, to: string): StreamedCall {
 }
 
 /**
- * The model: a tool call to `send_email` first, then a streamed text once the tool answered; a
- * prompt that starts `Just answer` gets the text at once, one that starts `Fail` a 400.
+ * The model: a tool call to `send_email` first (`send_gated` for a prompt that starts `Gated`),
+ * then a streamed text once the tool answered; a prompt that starts `Just answer` gets the
+ * text at once, one that starts `Fail` a 400.
  */
 export async function startModel() {
   const server = await startChatCompletionsServer({ keepAliveTimeoutMs: 1000 });
@@ -86,12 +87,15 @@ export async function startModel() {
     const direct = last?.role === 'user' && String(last.content).startsWith('Just answer');
     if (last?.role === 'user' && String(last.content).startsWith('Fail'))
       return { kind: 'json', status: 400, body: { error: { message: 'refused', type: 'bad' } } };
+    const gated = String(body.messages[0]?.content ?? '').startsWith('Gated');
     if (last?.role === 'tool' || direct)
       return { kind: 'sse', writes: textStream(settings.text), ...pause };
     return {
       kind: 'sse',
       writes: toolCallStream(
-        settings.calls ?? [call(settings.callId, 'send_email', 'ada@example.com')],
+        settings.calls ?? [
+          call(settings.callId, gated ? 'send_gated' : 'send_email', 'ada@example.com'),
+        ],
       ),
       ...pause,
     };

@@ -31,29 +31,36 @@ if (process.env.COUNT_QUERIES === '1') {
   } as typeof query;
   setInterval(() => process.stdout.write(`queries ${String(queries)}\n`), 200).unref();
 }
-const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+const pool = new pg.Pool({
+  connectionString: databaseUrl,
+  max: Number(process.env.POOL_MAX ?? '4'),
+});
 const delayMs = Number(process.env.TOOL_DELAY_MS ?? '0');
 
-const sendEmail = defineTool({
-  name: 'send_email',
-  description: 'Sends an email',
-  parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
-  needsApproval: process.env.NEEDS_APPROVAL === '1',
-  execute: async ({ to }: { to: string }, context) => {
-    const key = context.idempotencyKey ?? 'none';
-    await pool.query('INSERT INTO attempts (key, executor) VALUES ($1, $2)', [
-      key,
-      env('EXECUTOR_ID'),
-    ]);
-    process.stdout.write(`tool-started ${key}\n`);
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    const inserted = await pool.query(
-      'INSERT INTO effects (key, recipient) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
-      [key, to],
-    );
-    return { sent: to, first: inserted.rowCount === 1 };
-  },
-});
+/** `send_email` (approval per NEEDS_APPROVAL) and `send_gated` (always approved first) alike. */
+const emailTool = (name: string, needsApproval: boolean) =>
+  defineTool({
+    name,
+    description: 'Sends an email',
+    parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+    needsApproval,
+    execute: async ({ to }: { to: string }, context) => {
+      const key = context.idempotencyKey ?? 'none';
+      await pool.query('INSERT INTO attempts (key, executor) VALUES ($1, $2)', [
+        key,
+        env('EXECUTOR_ID'),
+      ]);
+      process.stdout.write(`tool-started ${key}\n`);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const inserted = await pool.query(
+        'INSERT INTO effects (key, recipient) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING',
+        [key, to],
+      );
+      return { sent: to, first: inserted.rowCount === 1 };
+    },
+  });
+const sendEmail = emailTool('send_email', process.env.NEEDS_APPROVAL === '1');
+const sendGated = emailTool('send_gated', true);
 
 const askUser = defineTool({
   name: 'ask_user',
@@ -89,9 +96,19 @@ const systemPool =
 systemPool?.on('error', () => undefined);
 const stores = systemPool === undefined ? undefined : createPostgresStores({ pool: systemPool });
 
-// TOOLS: the names of the tools this worker's registry has (default both).
-const toolNames = (process.env.TOOLS ?? 'send_email,ask_user').split(',');
-const tools = [sendEmail, askUser, fetchReport].filter((tool) => toolNames.includes(tool.name));
+// A tool with no side effect and no I/O: what a step costs around it is all bookkeeping.
+const note = defineTool({
+  name: 'note',
+  description: 'Notes a recipient',
+  parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+  execute: ({ to }: { to: string }) => ({ noted: to }),
+});
+
+// TOOLS: the names of the tools this worker's registry has (default all but fetch_report).
+const toolNames = (process.env.TOOLS ?? 'send_email,send_gated,ask_user,note').split(',');
+const tools = [sendEmail, sendGated, askUser, note, fetchReport].filter((tool) =>
+  toolNames.includes(tool.name),
+);
 const timeout = process.env.APPROVAL_TIMEOUT_SEC;
 const parallel = process.env.MAX_PARALLEL;
 const agent = defineDurableAgent({
