@@ -9,13 +9,17 @@ import { DurableRunsError } from './errors.js';
 
 /** A connection of the pool, for a transaction. */
 export interface SqlConnection {
+  /** Runs one parameterised statement on this connection. */
   query(text: string, values?: readonly unknown[]): Promise<{ rows: unknown[] }>;
+  /** Gives the connection back to its pool. */
   release(): void;
 }
 
 /** What we use of a `pg.Pool`. */
 export interface SqlPool {
+  /** Runs one parameterised statement on a connection of the pool. */
   query(text: string, values?: readonly unknown[]): Promise<{ rows: unknown[] }>;
+  /** Takes a connection of the pool (for a transaction); `release()` it after. */
   connect(): Promise<SqlConnection>;
 }
 
