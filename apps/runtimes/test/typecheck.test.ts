@@ -30,7 +30,12 @@ async function typecheck(name: string, compilerOptions: object, files: readonly 
     config,
     JSON.stringify({ compilerOptions: { ...strictest, ...compilerOptions }, files }),
   );
-  return run(process.execPath, [tsc, '-p', config], { cwd: project, env: childEnv() });
+  // A whole-program check of every package's .d.ts: minutes on a loaded 2-core machine.
+  return run(process.execPath, [tsc, '-p', config], {
+    cwd: project,
+    env: childEnv(),
+    timeoutMs: 300_000,
+  });
 }
 
 describe.skipIf(!suiteRuns)(
@@ -46,7 +51,7 @@ describe.skipIf(!suiteRuns)(
       ]);
       expect(checked.stdout).toBe('');
       expect(checked.status).toBe(0);
-    });
+    }, 320_000);
 
     it('Web: tools-core, tools-permission, tools-registry and llm-cycle with no Node types', async () => {
       const checked = await typecheck(
@@ -56,6 +61,6 @@ describe.skipIf(!suiteRuns)(
       );
       expect(checked.stdout).toBe('');
       expect(checked.status).toBe(0);
-    });
+    }, 320_000);
   },
 );

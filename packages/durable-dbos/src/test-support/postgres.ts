@@ -39,6 +39,16 @@ export async function freshDatabase(
     drop: async () => {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
+      // Pools closed just before may still be saying goodbye: terminating them (FORCE) would
+      // reach a client mid-end as an error nobody listens to. Wait for them to go (10 s at most).
+      for (let waited = 0; waited < 10_000; waited += 100) {
+        const open = await client.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
+        if ((open.rows[0] as { n: number } | undefined)?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },
