@@ -16,6 +16,7 @@ import { ToolListing } from '../listing/tool-listing.js';
 import { ToolPins } from '../pins/tool-pins.js';
 import { maxResourceBytes, Offerings } from '../resources/offerings.js';
 import { McpOfferingsClient } from '../resources/offerings-client.js';
+import type { OfferingsReader } from '../resources/resource-types.js';
 import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from '../tools/mcp-tools.js';
 import type { McpCallOptions, McpClientOptions, McpToolInfo } from '../types.js';
 import { runCall, runCallForValue } from './call-run.js';
@@ -52,7 +53,8 @@ export class McpClient extends McpOfferingsClient {
   private readonly pins: ToolPins;
   /** The client's `retry`, checked; `undefined`: calls are made once. */
   private readonly retry: RetryPolicy | undefined;
-  protected readonly offerings: Offerings;
+  protected readonly offerings: OfferingsReader;
+  private readonly offeringsState: Offerings;
 
   /**
    * Makes a client; nothing starts until `connect()`.
@@ -100,7 +102,7 @@ export class McpClient extends McpOfferingsClient {
       },
     });
     this.pins = new ToolPins(options.onToolChange ?? 'report');
-    this.offerings = new Offerings({
+    this.offeringsState = new Offerings({
       serverName,
       timeoutMs: () => this.timeoutMs,
       maxResourceBytes: maxResourceBytes(options.maxResourceBytes),
@@ -108,13 +110,14 @@ export class McpClient extends McpOfferingsClient {
       warn: (message) => this.reporter.invalidOffering(message),
       report: (error) => this.reporter.error(error),
     });
+    this.offerings = this.offeringsState;
     this.link = new ClientLink(this.settings, options.autoReconnect, {
       changed: (connection) => {
         this.listing.reset();
         this.pins.forget();
-        this.offerings.connectionChanged(connection);
+        this.offeringsState.connectionChanged(connection);
       },
-      offeringChanged: (_connection, change) => this.offerings.changed(change),
+      offeringChanged: (_connection, change) => this.offeringsState.changed(change),
       toolsChanged: (connection) => this.listing.changed(connection),
       report: (error) => this.reporter.error(error),
     });

@@ -1,5 +1,4 @@
 import type { JsonObject } from '@agcore/tools-core';
-import type { Offerings } from './offerings.js';
 import {
   type McpResourceTool,
   type McpResourceToolsOptions,
@@ -12,6 +11,7 @@ import type {
   McpResourceRead,
   McpResourceTemplateInfo,
   McpResourceUpdated,
+  OfferingsReader,
 } from './resource-types.js';
 
 /**
@@ -23,7 +23,7 @@ export abstract class McpOfferingsClient {
   /** The name this server goes by in tool names and errors. */
   abstract readonly serverName: string;
   /** The client's resources and prompts. */
-  protected abstract readonly offerings: Offerings;
+  protected abstract readonly offerings: OfferingsReader;
 
   /**
    * Every resource of the server, all pages, cached until the server sends

@@ -9,7 +9,7 @@ import type {
 import { McpToolError } from '../mcp-tool-error.js';
 import { exposedToolName } from '../tool-names.js';
 import { permissionListProblem } from '../tool-permissions.js';
-import type { Offerings } from './offerings.js';
+import type { OfferingsReader } from './resource-types.js';
 
 /** Options of `McpClient.resourceTools()`. */
 export interface McpResourceToolsOptions {
@@ -35,7 +35,7 @@ export interface McpResourceTool extends BaseTool<JsonObject, JsonValue> {
  */
 export function resourceTools(
   serverName: string,
-  offerings: Offerings,
+  offerings: OfferingsReader,
   options: McpResourceToolsOptions = {},
 ): McpResourceTool[] {
   const permissions = options.permissions ?? ['read'];

@@ -1,3 +1,5 @@
+import type { JsonObject } from '@agcore/tools-core';
+
 // The public shapes of MCP resources and prompts, as the client hands them out.
 
 /** One resource a server lists (`resources/list`). */
@@ -64,3 +66,24 @@ export type McpPromptMessage =
 
 /** Called with the URI of a subscribed resource the server says was updated. */
 export type McpResourceUpdated = (uri: string) => void;
+
+/**
+ * What `McpClient`'s base class and `resourceTools` ask of the client's resources and prompts
+ * (`Offerings`), in public types
+ * only: a protected member's type is in the `.d.ts`, and `Offerings` would bring the engines'
+ * (and the v1 SDK's) types into every consumer's type check.
+ */
+export interface OfferingsReader {
+  /** Every resource, all pages. */
+  listResources(): Promise<readonly McpResourceInfo[]>;
+  /** Every resource template, all pages. */
+  listResourceTemplates(): Promise<readonly McpResourceTemplateInfo[]>;
+  /** Every prompt, all pages. */
+  listPrompts(): Promise<readonly McpPromptInfo[]>;
+  /** One resource's contents, bounded. */
+  readResource(uri: string): Promise<McpResourceRead>;
+  /** One prompt, filled in with `args`. */
+  getPrompt(name: string, args?: JsonObject): Promise<readonly McpPromptMessage[]>;
+  /** Updates of one resource until the returned function is called. */
+  subscribeResource(uri: string, onUpdated: McpResourceUpdated): Promise<() => Promise<void>>;
+}
