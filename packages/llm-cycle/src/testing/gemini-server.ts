@@ -3,14 +3,14 @@
  * built with `geminiBody`, `geminiStream`, …) and refuses, as the API does, a request that
  * breaks its rules. Node only.
  */
-import {
-  type ChatCompletionsServer,
-  type ChatCompletionsServerOptions,
-  type ReceivedRequest,
-  type ServerReply,
-  startChatCompletionsServer,
+import type {
+  ChatCompletionsServer,
+  ChatCompletionsServerOptions,
+  ReceivedRequest,
+  ServerReply,
 } from './chat-completions-server.js';
 import { geminiError, geminiSignature } from './gemini-wire.js';
+import { startGuardedServer } from './guarded-server.js';
 
 /** A running Gemini server; `baseURL` is the API root to give `createGeminiProvider`. */
 export interface GeminiServer extends ChatCompletionsServer {
@@ -30,29 +30,7 @@ export interface GeminiServerOptions extends ChatCompletionsServerOptions {
  * @throws {Error} when the port is taken
  */
 export async function startGeminiServer(options: GeminiServerOptions = {}): Promise<GeminiServer> {
-  const inner = await startChatCompletionsServer(options);
-  const check = options.checkRequests !== false;
-  const guard = (reply: ServerReply): ServerReply =>
-    check ? (request) => geminiRuleBreak(request) ?? reply : reply;
-  const handle: GeminiServer = {
-    ...inner,
-    baseURL: inner.baseURL.replace(/\/v1$/, '/v1beta'),
-    requests: inner.requests,
-    reply: (...replies) => {
-      inner.reply(...replies.map(guard));
-      return handle;
-    },
-    fallback: (reply) => {
-      inner.fallback(reply === undefined ? undefined : guard(reply));
-      return handle;
-    },
-    requireReasoningContent: () => handle,
-    reset: () => {
-      inner.reset();
-      return handle;
-    },
-  };
-  return handle;
+  return startGuardedServer(options, options.checkRequests !== false, geminiRuleBreak, '/v1beta');
 }
 
 type Wire = Record<string, unknown>;

@@ -3,13 +3,13 @@
  * (the replies of `startChatCompletionsServer`, built with `messagesStream`, `messagesBody`, …)
  * and refuses, as the API does, a request that breaks its rules. Node only.
  */
-import {
-  type ChatCompletionsServer,
-  type ChatCompletionsServerOptions,
-  type ReceivedRequest,
-  type ServerReply,
-  startChatCompletionsServer,
+import type {
+  ChatCompletionsServer,
+  ChatCompletionsServerOptions,
+  ReceivedRequest,
+  ServerReply,
 } from './chat-completions-server.js';
+import { startGuardedServer } from './guarded-server.js';
 import { messagesError, thinkingSignature } from './messages-wire-format.js';
 
 /**
@@ -35,29 +35,7 @@ export interface MessagesServerOptions extends ChatCompletionsServerOptions {
 export async function startMessagesServer(
   options: MessagesServerOptions = {},
 ): Promise<MessagesServer> {
-  const inner = await startChatCompletionsServer(options);
-  const check = options.checkRequests !== false;
-  const guard = (reply: ServerReply): ServerReply =>
-    check ? (request) => messagesRuleBreak(request) ?? reply : reply;
-  const handle: MessagesServer = {
-    ...inner,
-    baseURL: inner.baseURL.replace(/\/v1$/, ''),
-    requests: inner.requests,
-    reply: (...replies) => {
-      inner.reply(...replies.map(guard));
-      return handle;
-    },
-    fallback: (reply) => {
-      inner.fallback(reply === undefined ? undefined : guard(reply));
-      return handle;
-    },
-    requireReasoningContent: () => handle,
-    reset: () => {
-      inner.reset();
-      return handle;
-    },
-  };
-  return handle;
+  return startGuardedServer(options, options.checkRequests !== false, messagesRuleBreak, '');
 }
 
 type Wire = Record<string, unknown>;
