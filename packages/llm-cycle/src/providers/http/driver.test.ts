@@ -52,15 +52,25 @@ describe.each(dialects)('the HTTP driver on $name', (dialect) => {
   });
 
   it('a stream that stalls mid-answer fails with timeout naming idleTimeoutMs, streamed or not', async () => {
-    const writes = running.wire.streamed(['Half an ', 'answer']).slice(0, 3);
-    reply({ kind: 'sse', writes, finish: 'hold' }, { kind: 'sse', writes, finish: 'hold' });
-    const provider = running.provider({ idleTimeoutMs: 150 });
-    const streamed = await rejection(collectChunks(provider.chatStream(request)));
-    const whole = await rejection(provider.chat(request));
-    for (const error of [streamed, whole]) {
-      expect(error.code).toBe('timeout');
-      expect(error.isRetryable).toBe(true);
-      expect(error.message).toContain('idleTimeoutMs (150 ms)');
+    // Its own server: on a loaded machine the 150 ms can run out before the server has read a
+    // request, and a request it reads after the test would take the next test's reply.
+    const own = await dialect.start();
+    try {
+      const writes = own.wire.streamed(['Half an ', 'answer']).slice(0, 3);
+      own.server.reply(
+        { kind: 'sse', writes, finish: 'hold' },
+        { kind: 'sse', writes, finish: 'hold' },
+      );
+      const provider = own.provider({ idleTimeoutMs: 150 });
+      const streamed = await rejection(collectChunks(provider.chatStream(request)));
+      const whole = await rejection(provider.chat(request));
+      for (const error of [streamed, whole]) {
+        expect(error.code).toBe('timeout');
+        expect(error.isRetryable).toBe(true);
+        expect(error.message).toContain('idleTimeoutMs (150 ms)');
+      }
+    } finally {
+      await own.close();
     }
   });
 
