@@ -196,16 +196,22 @@ describe.each(dialects)('the loop on $name', (dialect) => {
   });
 
   it('gives up on a server that stalls (idleTimeoutMs) and stops at maxTurns', async () => {
-    running.server.reset();
-    running.server.reply({ kind: 'sse', writes: [], finish: 'hold' });
-    const stalled = new LlmCycle({
-      provider: running.provider({ idleTimeoutMs: 100 }),
-      model: 'test-model',
-      retry: { maxRetries: 0 },
-    });
-    expect((await submit(stalled, 'Hi', kitRegistry(), true)).error).toMatchObject({
-      code: 'timeout',
-    });
+    // Its own server: at load the 100 ms can run out before the server has read the request,
+    // which a shared server would then answer with a later test's scripted reply.
+    const own = await dialect.start();
+    try {
+      own.server.reply({ kind: 'sse', writes: [], finish: 'hold' });
+      const stalled = new LlmCycle({
+        provider: own.provider({ idleTimeoutMs: 100 }),
+        model: 'test-model',
+        retry: { maxRetries: 0 },
+      });
+      expect((await submit(stalled, 'Hi', kitRegistry(), true)).error).toMatchObject({
+        code: 'timeout',
+      });
+    } finally {
+      await own.close();
+    }
     const { cycle } = cycleOn(
       ['Paris', 'Oslo', 'Rome'].map((city) => ({
         calls: [{ name: 'get_weather', args: { city }, id: `call_${city}` }],
