@@ -4,7 +4,8 @@
 // Runtime code (src/ outside tests) may only use the edges below, declared in `dependencies`.
 // Tests and benchmarks may also use workspace packages declared in `devDependencies`.
 // Inside a package with a row in `folderRules`, runtime files import between the folders of its
-// `src` only the way the row allows (llm-cycle: providers never import the loop, runs never the loop).
+// `src` only the way the row allows (llm-cycle: providers never import the loop, runs never the loop;
+// tools-mcp and tools-mcp-server: the two engines, or eras, never import each other).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -84,6 +85,22 @@ const folderRules = {
       'schemas',
       'tools',
     ],
+  },
+  // issue 31 (rooms): `.` is the public vocabulary (options, caller, the provider interfaces);
+  // the two eras never import each other; offerings, calls and clients import no era; nothing
+  // but the `.` entry imports serving (the `./stdio` entry serves the 2025 era without it).
+  '@agcore/tools-mcp-server': {
+    '.': [],
+    'index.ts': ['*'],
+    'stdio.ts': ['.', 'calls', 'clients', 'offerings', 'eras/legacy'],
+    auth: ['.'],
+    fleet: [],
+    clients: ['.'],
+    calls: ['.'],
+    offerings: ['.'],
+    'eras/legacy': ['.', 'calls', 'clients', 'offerings'],
+    'eras/modern': ['.', 'calls', 'clients', 'offerings'],
+    serving: ['.', 'calls', 'clients', 'offerings', 'eras/legacy', 'eras/modern'],
   },
 };
 

@@ -83,4 +83,41 @@ put $m/auth/errors.ts "export {};"
 node "$here/check-deps.mjs" "$fixture" >/dev/null
 put $m/elsewhere/extra.ts "export {};"
 expect_failure 'a tools-mcp folder the table does not name' 'folder rules of @agcore/tools-mcp do not name'
+# tools-mcp-server (issue 31, rooms): the eras never import each other; offerings and calls
+# import no era; nothing but the `.` entry imports serving.
+rm -r "$fixture/$m/elsewhere"
+v=packages/tools-mcp-server/src
+make_pkg tools-mcp-server @agcore/tools-mcp-server '{}' "export { serveTools } from './serving/serve-tools.js';"
+put $v/types.ts "export type Caller = { id: string };"
+put $v/calls/tool-calls.ts "import type { Caller } from '../types.js'; export type C = Caller;"
+put $v/offerings/served-offerings.ts "import type { Caller } from '../types.js'; export type O = Caller;"
+put $v/eras/legacy/legacy-era.ts "import type { C } from '../../calls/tool-calls.js'; export type L = C;"
+put $v/eras/modern/modern-era.ts "import type { O } from '../../offerings/served-offerings.js'; export type M = O;"
+put $v/serving/serve-tools.ts "import type { L } from '../eras/legacy/legacy-era.js'; import type { M } from '../eras/modern/modern-era.js'; export type S = L | M; export const serveTools = 1;"
+put $v/stdio.ts "import type { L } from './eras/legacy/legacy-era.js'; export type Stdio = L;"
+node "$here/check-deps.mjs" "$fixture" >/dev/null
+put $v/eras/legacy/legacy-era.ts "import type { M } from '../modern/modern-era.js'; export type L = M;"
+expect_failure 'the legacy era importing the modern one' 'folder rules forbid for room eras/legacy'
+put $v/eras/legacy/legacy-era.ts "export type L = number;"
+put $v/eras/modern/modern-era.ts "const legacy = () => import('../legacy/legacy-era.js'); export type M = typeof legacy;"
+expect_failure 'the modern era loading the legacy one with import()' 'folder rules forbid for room eras/modern'
+put $v/eras/modern/modern-era.ts "export type M = number;"
+put $v/offerings/served-offerings.ts "import type { M } from '../eras/modern/modern-era.js'; export type O = M;"
+expect_failure 'offerings importing an era' 'folder rules forbid for room offerings'
+put $v/offerings/served-offerings.ts "export type O = number;"
+put $v/calls/tool-calls.ts "import type { L } from '../eras/legacy/legacy-era.js'; export type C = L;"
+expect_failure 'calls importing an era' 'folder rules forbid for room calls'
+put $v/calls/tool-calls.ts "export type C = number;"
+put $v/eras/modern/modern-era.ts "import type { S } from '../../serving/serve-tools.js'; export type M = S;"
+expect_failure 'an era importing serving' 'folder rules forbid for room eras/modern'
+put $v/eras/modern/modern-era.ts "export type M = number;"
+put $v/stdio.ts "import type { S } from './serving/serve-tools.js'; export type Stdio = S;"
+expect_failure 'the stdio entry importing serving' 'folder rules forbid for room stdio.ts'
+put $v/stdio.ts "export type Stdio = number;"
+put $v/types.ts "import type { C } from './calls/tool-calls.js'; export type Caller = C;"
+expect_failure 'the shared vocabulary importing a room' 'folder rules forbid for room \.'
+put $v/types.ts "export type Caller = { id: string };"
+node "$here/check-deps.mjs" "$fixture" >/dev/null
+put $v/eras/shared.ts "export {};"
+expect_failure 'a tools-mcp-server folder the table does not name' 'folder rules of @agcore/tools-mcp-server do not name'
 echo "check-deps self-test passed"

@@ -1,13 +1,22 @@
-export type { VerifyBearerJwtOptions } from './bearer-jwt.js';
-export { verifyBearerJwt } from './bearer-jwt.js';
-export type { ChangeFeed, ServerChange } from './change-feed.js';
-export { InMemoryChangeFeed } from './change-feed.js';
+export type { VerifyBearerJwtOptions } from './auth/bearer-jwt.js';
+export { verifyBearerJwt } from './auth/bearer-jwt.js';
+export { errorCodeMetaKey, idempotencyKeyMetaKey } from './calls/tool-calls.js';
+export type { ChangeFeed, ServerChange } from './fleet/change-feed.js';
+export { InMemoryChangeFeed } from './fleet/change-feed.js';
 export type {
   IdempotencyReservation,
   IdempotencyStore,
   InMemoryIdempotencyStoreOptions,
-} from './idempotency-store.js';
-export { InMemoryIdempotencyStore } from './idempotency-store.js';
+} from './fleet/idempotency-store.js';
+export { InMemoryIdempotencyStore } from './fleet/idempotency-store.js';
+export type {
+  StaticOfferingOptions,
+  StaticPrompt,
+  StaticResource,
+  StaticResourcesOptions,
+  StaticResourceTemplate,
+} from './offerings/static-offerings.js';
+export { staticPrompts, staticResources } from './offerings/static-offerings.js';
 export type {
   McpCompletion,
   McpCompletionRequest,
@@ -25,16 +34,7 @@ export type {
   McpResourceProvider,
   McpResourceTemplate,
 } from './offerings.js';
-export { serveTools } from './serve-tools.js';
-export type {
-  StaticOfferingOptions,
-  StaticPrompt,
-  StaticResource,
-  StaticResourcesOptions,
-  StaticResourceTemplate,
-} from './static-offerings.js';
-export { staticPrompts, staticResources } from './static-offerings.js';
-export { errorCodeMetaKey, idempotencyKeyMetaKey } from './tool-calls.js';
+export { serveTools } from './serving/serve-tools.js';
 export type {
   ApprovalPolicy,
   ApprovalRequest,

@@ -1,9 +1,9 @@
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { LogLevels } from './client-logging.js';
-import { createLegacyServer } from './legacy-era.js';
-import { Offerings } from './served-offerings.js';
-import { ToolCalls } from './tool-calls.js';
+import { ToolCalls } from './calls/tool-calls.js';
+import { LogLevels } from './clients/client-logging.js';
+import { createLegacyServer } from './eras/legacy/legacy-era.js';
+import { Offerings } from './offerings/served-offerings.js';
 import type { ServeToolsOptions } from './types.js';
 
 /** Options of `serveToolsStdio`: those of `serveTools` that apply to one local client. */

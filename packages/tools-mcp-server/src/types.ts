@@ -1,6 +1,5 @@
-import type { ChangeFeed, JsonValue } from '@agcore/tools-core';
+import type { ChangeFeed, IdempotencyStore, JsonValue } from '@agcore/tools-core';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
-import type { IdempotencyStore } from './idempotency-store.js';
 import type { McpPromptProvider, McpResourceProvider } from './offerings.js';
 
 /** The MCP protocol revisions `serveTools` can answer. */

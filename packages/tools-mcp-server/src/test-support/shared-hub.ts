@@ -4,7 +4,7 @@
 // store and its LISTEN/NOTIFY feed; hub-client.ts is the nodes' side.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { JsonValue } from '@agcore/tools-core';
-import { InMemoryIdempotencyStore } from '../idempotency-store.js';
+import { InMemoryIdempotencyStore } from '../fleet/idempotency-store.js';
 
 interface StoreRequest {
   readonly key: string;

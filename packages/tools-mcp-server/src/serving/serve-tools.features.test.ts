@@ -13,9 +13,9 @@ import {
   serveTools,
   type ToolServer,
   verifyBearerJwt,
-} from './index.js';
-import { stdioServerPath } from './test-support/build-stdio-server.js';
-import { connectV1, connectV2, fixtureRegistry, type Seen } from './test-support/fixtures.js';
+} from '../index.js';
+import { stdioServerPath } from '../test-support/build-stdio-server.js';
+import { connectV1, connectV2, fixtureRegistry, type Seen } from '../test-support/fixtures.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

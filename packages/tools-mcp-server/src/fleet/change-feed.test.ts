@@ -6,7 +6,7 @@ import { McpClient, type McpProtocol } from '@agcore/tools-mcp';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InMemoryChangeFeed, type ServeToolsOptions, serveTools } from './index.js';
+import { InMemoryChangeFeed, type ServeToolsOptions, serveTools } from '../index.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { defineTool, type IdempotencyReservation, type JsonValue } from '@agcore
 import { McpClient, type McpProtocol } from '@agcore/tools-mcp';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InMemoryIdempotencyStore, serveTools } from './index.js';
+import { InMemoryIdempotencyStore, serveTools } from '../index.js';
 
 /** An in-memory store that records what each reservation found. */
 class WatchedStore extends InMemoryIdempotencyStore {

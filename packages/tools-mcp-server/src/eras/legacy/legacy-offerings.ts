@@ -10,10 +10,14 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isLogLevel, type LogLevels } from './client-logging.js';
-import type { McpRequestInfo } from './offerings.js';
-import { OfferingError, type Offerings, offeringErrorCode } from './served-offerings.js';
-import type { McpCaller } from './types.js';
+import { isLogLevel, type LogLevels } from '../../clients/client-logging.js';
+import {
+  OfferingError,
+  type Offerings,
+  offeringErrorCode,
+} from '../../offerings/served-offerings.js';
+import type { McpRequestInfo } from '../../offerings.js';
+import type { McpCaller } from '../../types.js';
 
 /** An `OfferingError` as the v1 SDK sends it; anything else as it is. */
 function asMcpError(error: unknown): unknown {

@@ -9,7 +9,7 @@ import type {
   McpResourceContents,
   McpResourceProvider,
   McpResourceTemplate,
-} from './offerings.js';
+} from '../offerings.js';
 
 /** A fixed resource: its listing and its contents (text, base64 `blob`, or `bytes`). */
 export type StaticResource = McpResource &

@@ -2,8 +2,8 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterEach, expect, it } from 'vitest';
-import { serveTools, type ToolServer } from './index.js';
-import { connectV1, connectV2, fixtureRegistry } from './test-support/fixtures.js';
+import { serveTools, type ToolServer } from '../index.js';
+import { connectV1, connectV2, fixtureRegistry } from '../test-support/fixtures.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -12,13 +12,13 @@ import {
   type ServerContext,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
-import { missingCapabilities } from './client-capabilities.js';
-import { toolLog } from './client-logging.js';
+import type { CallRequest, ToolCalls } from '../../calls/tool-calls.js';
+import { missingCapabilities } from '../../clients/client-capabilities.js';
+import { toolLog } from '../../clients/client-logging.js';
+import type { Offerings } from '../../offerings/served-offerings.js';
+import type { ListCacheHint, McpCaller } from '../../types.js';
 import { declaredCapabilities, registerModernOfferings } from './modern-offerings.js';
 import { RequestStateSeal, type SealedCall } from './request-state.js';
-import type { Offerings } from './served-offerings.js';
-import type { CallRequest, ToolCalls } from './tool-calls.js';
-import type { ListCacheHint, McpCaller } from './types.js';
 
 /** What the 2026-07-28 leg needs from `serveTools`. */
 export interface ModernSetup {

@@ -3,7 +3,7 @@
  * `logging/setLevel` sets on 2025-11-25, kept per caller by this instance.
  */
 import type { JsonValue, ToolLogLevel } from '@agcore/tools-core';
-import type { McpCaller } from './types.js';
+import type { McpCaller } from '../types.js';
 
 const severity: Readonly<Record<ToolLogLevel, number>> = {
   debug: 0,

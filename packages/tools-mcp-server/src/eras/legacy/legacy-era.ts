@@ -3,11 +3,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { type LogLevels, toolLog } from './client-logging.js';
+import type { ToolCalls } from '../../calls/tool-calls.js';
+import { type LogLevels, toolLog } from '../../clients/client-logging.js';
+import type { Offerings } from '../../offerings/served-offerings.js';
+import type { McpCaller } from '../../types.js';
 import { registerLegacyOfferings, registerLegacySetLevel } from './legacy-offerings.js';
-import type { Offerings } from './served-offerings.js';
-import type { ToolCalls } from './tool-calls.js';
-import type { McpCaller } from './types.js';
 
 /** What the 2025-era leg needs from `serveTools`. */
 export interface LegacySetup {

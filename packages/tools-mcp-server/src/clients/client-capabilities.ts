@@ -1,5 +1,5 @@
 /** SEP-2575: a tool that needs a client capability the request did not declare is not run. */
-import type { McpClientCapability } from './types.js';
+import type { McpClientCapability } from '../types.js';
 
 /**
  * The capabilities of `required` that `declared` (the request's `clientCapabilities`) lacks,

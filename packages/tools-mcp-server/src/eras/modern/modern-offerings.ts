@@ -5,9 +5,13 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { McpRequestInfo } from './offerings.js';
-import { OfferingError, type Offerings, offeringErrorCode } from './served-offerings.js';
-import type { McpCaller } from './types.js';
+import {
+  OfferingError,
+  type Offerings,
+  offeringErrorCode,
+} from '../../offerings/served-offerings.js';
+import type { McpRequestInfo } from '../../offerings.js';
+import type { McpCaller } from '../../types.js';
 
 /** The request envelope key of the client's declared capabilities (2026-07-28). */
 const clientCapabilitiesKey = 'io.modelcontextprotocol/clientCapabilities';

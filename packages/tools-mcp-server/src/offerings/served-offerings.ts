@@ -9,8 +9,8 @@ import type {
   McpPromptProvider,
   McpRequestInfo,
   McpResourceProvider,
-} from './offerings.js';
-import type { ServeToolsOptions } from './types.js';
+} from '../offerings.js';
+import type { ServeToolsOptions } from '../types.js';
 
 /** The JSON-RPC codes a resource or prompt request is refused with. */
 export const offeringErrorCode = {

@@ -13,9 +13,14 @@ import {
   truncateUtf8,
 } from '@agcore/tools-core';
 import type { ToolRegistry } from '@agcore/tools-registry';
+import type {
+  ApprovalPolicy,
+  McpCaller,
+  McpClientCapability,
+  ServeToolsOptions,
+} from '../types.js';
 import { withCallerTrace } from './caller-trace.js';
 import { type HeldRun, type KeyedCallLimits, keyedCallLimits, runKeyed } from './keyed-call.js';
-import type { ApprovalPolicy, McpCaller, McpClientCapability, ServeToolsOptions } from './types.js';
 
 /** The result `_meta` key carrying a failed call's `ToolError` code (see README). */
 export const errorCodeMetaKey = 'dev.agcore/errorCode';

@@ -3,8 +3,8 @@
 import { defineTool, Permission } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ListeningServer, serveTools } from './index.js';
-import { connectV1, connectV2 } from './test-support/fixtures.js';
+import { type ListeningServer, serveTools } from '../index.js';
+import { connectV1, connectV2 } from '../test-support/fixtures.js';
 
 let listening: ListeningServer;
 

@@ -1,6 +1,6 @@
 import type { JsonValue } from '@agcore/tools-core';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
-import type { McpCaller } from './types.js';
+import type { McpCaller } from '../types.js';
 
 /** Options of `verifyBearerJwt`. */
 export interface VerifyBearerJwtOptions {

@@ -8,8 +8,8 @@ import {
   type ServeToolsOptions,
   serveTools,
   type ToolServer,
-} from './index.js';
-import { connectV1, connectV2, fixtureRegistry, type Seen } from './test-support/fixtures.js';
+} from '../index.js';
+import { connectV1, connectV2, fixtureRegistry, type Seen } from '../test-support/fixtures.js';
 
 let served: ToolServer;
 let listening: ListeningServer;

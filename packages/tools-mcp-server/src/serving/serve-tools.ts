@@ -1,20 +1,11 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { changeNotices } from './change-notices.js';
-import { LogLevels } from './client-logging.js';
-import {
-  hostRefusal,
-  jsonRpcError,
-  loopbackHostNames,
-  originRefusal,
-  readBoundedBody,
-} from './http-guards.js';
-import { type LegacySetup, legacyValidator, serveLegacy } from './legacy-era.js';
-import { callerAuthInfo, createModernHandler } from './modern-era.js';
-import { serveNode } from './node-adapter.js';
-import { Offerings } from './served-offerings.js';
-import { ToolCalls } from './tool-calls.js';
+import { ToolCalls } from '../calls/tool-calls.js';
+import { LogLevels } from '../clients/client-logging.js';
+import { type LegacySetup, legacyValidator, serveLegacy } from '../eras/legacy/legacy-era.js';
+import { callerAuthInfo, createModernHandler } from '../eras/modern/modern-era.js';
+import { Offerings } from '../offerings/served-offerings.js';
 import type {
   ListeningServer,
   ListenOptions,
@@ -22,7 +13,16 @@ import type {
   McpProtocolRevision,
   ServeToolsOptions,
   ToolServer,
-} from './types.js';
+} from '../types.js';
+import { changeNotices } from './change-notices.js';
+import {
+  hostRefusal,
+  jsonRpcError,
+  loopbackHostNames,
+  originRefusal,
+  readBoundedBody,
+} from './http-guards.js';
+import { serveNode } from './node-adapter.js';
 
 const defaultProtocols: readonly McpProtocolRevision[] = ['2025-11-25', '2026-07-28'];
 const defaultMaxBodyBytes = 1024 * 1024;

@@ -2,8 +2,8 @@
 // once per request (issue 21 §3; the CPU figures are in `pnpm bench`, these pin the causes).
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ListeningServer, serveTools, type ToolServer } from './index.js';
-import { connectV1, fixtureRegistry } from './test-support/fixtures.js';
+import { type ListeningServer, serveTools, type ToolServer } from '../index.js';
+import { connectV1, fixtureRegistry } from '../test-support/fixtures.js';
 
 let served: ToolServer | undefined;
 let listening: ListeningServer | undefined;

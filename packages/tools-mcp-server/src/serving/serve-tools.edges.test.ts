@@ -1,8 +1,8 @@
 import { defineTool } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorCodeMetaKey, type ServeToolsOptions, serveTools } from './index.js';
-import { connectV1, connectV2, fixtureRegistry } from './test-support/fixtures.js';
+import { errorCodeMetaKey, type ServeToolsOptions, serveTools } from '../index.js';
+import { connectV1, connectV2, fixtureRegistry } from '../test-support/fixtures.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
