@@ -4,13 +4,13 @@
  * unkeyed call does not touch the store and runs.
  */
 
+import { createPostgresStores } from '@agcore/store-postgres';
 import { createToolContext, defineTool } from '@agcore/tools-core';
 import { McpClient, type McpToolError } from '@agcore/tools-mcp';
-import { serveTools } from '@agcore/tools-mcp-server';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { describe, expect, it } from 'vitest';
-import { createPostgresStores } from './index.js';
-import { freePort } from './test-support/cluster.js';
+import { serveTools } from '../index.js';
+import { freePort } from '../test-support/haproxy-fleet.js';
 
 describe('serveTools on a PostgresIdempotencyStore whose server is down', () => {
   it('answers a keyed call other and runs nothing', async () => {
