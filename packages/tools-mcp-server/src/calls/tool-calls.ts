@@ -1,8 +1,13 @@
 import {
+  activeOtelContext,
   createRedactor,
   createToolContext,
   describeThrown,
+  getOtelTracer,
+  type IdempotencyStore,
   type JsonValue,
+  OtelSpanKind,
+  OtelSpanStatusCode,
   type Permission,
   type Redactor,
   type ToolContext,
@@ -114,7 +119,16 @@ export class ToolCalls {
     try {
       return await this.#call(request);
     } catch (error) {
-      return this.#failure('other', `Serving ${request.name} failed: ${describeThrown(error)}`);
+      if (!(error instanceof StoreFailure))
+        return this.#failure('other', `Serving ${request.name} failed: ${describeThrown(error)}`);
+      // The store's error may name its host, port and database: the server's trace gets it.
+      await withCallerTrace(request.meta, async () =>
+        traceStoreFailure(request.name, error.cause, this.#redact),
+      );
+      return this.#failure(
+        'other',
+        `Serving ${request.name} failed: the idempotency store is unavailable (the server's trace has the cause); retry later with the same key.`,
+      );
     }
   }
 
@@ -125,8 +139,12 @@ export class ToolCalls {
     const store = this.#options.idempotencyStore;
     if (store === undefined || key === undefined || this.#limits === undefined)
       return (await this.#invoke(request, key)).outcome;
-    const keyed = await runKeyed(store, scopedKey(request, key), this.#limits, request.signal, () =>
-      this.#invoke(request, key),
+    const keyed = await runKeyed(
+      guarded(store),
+      scopedKey(request, key),
+      this.#limits,
+      request.signal,
+      () => this.#invoke(request, key),
     );
     switch (keyed.kind) {
       case 'stored':
@@ -276,4 +294,56 @@ function traceIdOf(meta: Readonly<Record<string, unknown>> | undefined): { trace
 
 function contextForApproval(request: CallRequest): ToolContext {
   return createToolContext({ signal: request.signal, ...traceIdOf(request.meta) });
+}
+
+/** A failure of the idempotency store (its error is the `cause`), told from the call's own. */
+class StoreFailure extends Error {
+  constructor(cause: unknown) {
+    super('idempotency store unavailable', { cause });
+  }
+}
+
+/** `store`, whose every failure (a rejection or a throw) is a `StoreFailure`. */
+function guarded(store: IdempotencyStore): IdempotencyStore {
+  const attempt = async <T>(operation: () => Promise<T>): Promise<T> => {
+    try {
+      return await operation();
+    } catch (error) {
+      throw new StoreFailure(error);
+    }
+  };
+  return {
+    get: (key) => attempt(() => store.get(key)),
+    set: (key, value) => attempt(() => store.set(key, value)),
+    reserve: (key, leaseMs) => attempt(() => store.reserve(key, leaseMs)),
+    release: (key) => attempt(() => store.release(key)),
+  };
+}
+
+/**
+ * Records a failed store call as an `idempotency_store <tool>` span with status ERROR and the
+ * store's error (scrubbed of `secrets`) as its message, when a tracer provider is registered;
+ * the client's answer says only that the store is unavailable. Never throws.
+ */
+function traceStoreFailure(name: string, cause: unknown, redact: Redactor | undefined): void {
+  try {
+    const tracer = getOtelTracer('@agcore/tools-mcp-server');
+    if (tracer === undefined) return;
+    const detail = describeThrown(cause);
+    const span = tracer.startSpan(
+      `idempotency_store ${name}`,
+      {
+        kind: OtelSpanKind.INTERNAL,
+        attributes: { 'gen_ai.tool.name': name, 'error.type': 'idempotency_store' },
+      },
+      activeOtelContext(),
+    );
+    span.setStatus({
+      code: OtelSpanStatusCode.ERROR,
+      message: truncateUtf8(redact === undefined ? detail : redact(detail), maxMessageBytes).text,
+    });
+    span.end();
+  } catch {
+    // A tracer that throws must not change the answer.
+  }
 }

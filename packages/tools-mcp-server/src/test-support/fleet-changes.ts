@@ -11,7 +11,8 @@ const republishMs = 3000;
  * For each node in turn: registers `added_<n>` on every node, publishes `tools_list_changed` on
  * node n only (through the nodes' shared feed), and waits until the watcher's `onToolsChanged`
  * lists the tool. Resolves with, per node, the milliseconds from the hub relaying the last
- * publish to the watcher hearing the new list (its re-listing included).
+ * publish (on a fleet whose feed is not the hub's, from the last publishing call's start) to the
+ * watcher hearing the new list (its re-listing included).
  */
 export async function changesAcrossNodes(
   fleet: HaproxyFleet,
@@ -44,11 +45,13 @@ export async function changesAcrossNodes(
       const name = `added_${round}`;
       for (const client of direct) await client.callTool('add_tool', { name, publish: false });
       let publishedAt = 0;
+      let publishStartedAt = 0;
       const arrival = () => heard.find((entry) => entry.names.includes(name));
       await expect
         .poll(
           async () => {
             if (arrival() === undefined && performance.now() - publishedAt > republishMs) {
+              publishStartedAt = performance.now();
               await publisher.callTool('add_tool', { name, publish: true });
               publishedAt = performance.now();
             }
@@ -58,7 +61,9 @@ export async function changesAcrossNodes(
         )
         .toBe(true);
       const at = arrival()?.at ?? 0;
-      const relayed = fleet.hub.relayed.filter((entry) => entry.at <= at).at(-1)?.at ?? at;
+      // A fleet on Postgres relays nothing through the hub: from the publishing call's start then.
+      const relayed =
+        fleet.hub.relayed.filter((entry) => entry.at <= at).at(-1)?.at ?? publishStartedAt;
       latencies.push(at - relayed);
     }
     return latencies;

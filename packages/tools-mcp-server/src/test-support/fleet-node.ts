@@ -10,7 +10,7 @@
 //   commit, before the answer);
 // - `count` appends a line to `counter` per run: not idempotent by itself. With the hub, a call
 //   whose `hold-commit-<key>` exists is held after the store's commit, before its answer (see
-//   heldHubStore: a node to kill then);
+//   held-store.ts: a node to kill then);
 // - `add_tool` registers a tool of the name given (once) and publishes `tools_list_changed` when
 //   asked to.
 import { existsSync } from 'node:fs';
@@ -19,10 +19,10 @@ import { join } from 'node:path';
 import { defineTool, type JsonValue } from '@agcore/tools-core';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { type IdempotencyStore, serveTools } from '../index.js';
+import { heldStore } from './held-store.js';
 import { HubChangeFeed, hubIdempotencyStore } from './hub-client.js';
 
 const [portText = '0', directory = '.', hub] = process.argv.slice(2);
-const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 const storeFile = (key: string, kind: 'store' | 'lease'): string =>
   join(directory, `${kind}-${encodeURIComponent(key)}.json`);
@@ -133,49 +133,6 @@ registry.register(
   }),
 );
 
-/**
- * The hub's store. Once it committed the call whose `hold-commit-<key>` exists, this node takes
- * no other key (its reservations wait for ever), writes `committed-<key>.<pid>`, then, once no
- * other call of its own is between reservation and commit, `quiet-<pid>`, and holds that call's
- * answer while the file exists: a node to kill after a commit, with no other call mid-tool.
- */
-function heldHubStore(url: string): IdempotencyStore {
-  const shared = hubIdempotencyStore(url);
-  let frozen = false;
-  let pending = 0;
-  let holding = 0;
-  return {
-    get: shared.get,
-    reserve: async (key, leaseMs) => {
-      while (frozen) await pause();
-      pending += 1;
-      try {
-        const found = await shared.reserve(key, leaseMs);
-        if (found.state === 'reserved') holding += 1;
-        return found;
-      } finally {
-        pending -= 1;
-      }
-    },
-    release: async (key) => {
-      holding -= 1;
-      await shared.release(key);
-    },
-    set: async (key, value) => {
-      await shared.set(key, value);
-      holding -= 1;
-      // serveTools scopes a key as [caller, tool, key]; the test names the call's own key.
-      const name = encodeURIComponent(String((JSON.parse(key) as unknown[])[2]));
-      if (!existsSync(join(directory, `hold-commit-${name}`))) return;
-      frozen = true;
-      await writeFile(join(directory, `committed-${name}.${process.pid}`), '');
-      while (pending > 0 || holding > 0) await pause();
-      await writeFile(join(directory, `quiet-${process.pid}`), '');
-      while (existsSync(join(directory, `hold-commit-${name}`))) await pause();
-    },
-  };
-}
-
 registry.register(
   defineTool({
     name: 'count',
@@ -218,7 +175,7 @@ registry.register(
 );
 
 const served = serveTools(registry, {
-  idempotencyStore: hub === undefined ? fileStore : heldHubStore(hub),
+  idempotencyStore: hub === undefined ? fileStore : heldStore(hubIdempotencyStore(hub), directory),
   ...(changes === undefined ? {} : { changes }),
   allowedHosts: ['127.0.0.1', 'localhost'],
 });

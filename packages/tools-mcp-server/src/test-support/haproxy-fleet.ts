@@ -34,16 +34,30 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts one fleet node (fleet-node.ts) on `port`; resolves once it listens. With `hub`, its
- * idempotency store and change feed are the shared hub's; without, a store in `directory`.
+ * What a node runs instead of fleet-node.ts: `node <script…> <port> <directory> <args…>` (say
+ * `['--import', 'tsx', 'pg-fleet-node.ts']` and a Postgres URL and schema).
+ */
+export interface NodeCommand {
+  readonly script: readonly string[];
+  readonly args: readonly string[];
+}
+
+/**
+ * Starts one fleet node (fleet-node.ts, or `command`) on `port`; resolves once it listens. With
+ * `hub`, its idempotency store and change feed are the shared hub's; without, a store in
+ * `directory`.
  */
 export function startNode(
   name: string,
   port: number,
   directory: string,
   hub?: string,
+  command?: NodeCommand,
 ): Promise<FleetNode> {
-  const args = [fleetNodePath, String(port), directory, ...(hub === undefined ? [] : [hub])];
+  const args =
+    command === undefined
+      ? [fleetNodePath, String(port), directory, ...(hub === undefined ? [] : [hub])]
+      : [...command.script, String(port), directory, ...command.args];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -120,13 +134,16 @@ export class HaproxyFleet {
     private readonly statsUrl: string,
   ) {}
 
-  /** Starts `size` nodes and haproxy in front; resolves once haproxy answers `/healthz`. */
-  static async start(size = 3): Promise<HaproxyFleet> {
+  /**
+   * Starts `size` nodes (fleet-node.ts on the hub, or `command`) and haproxy in front; resolves
+   * once haproxy answers `/healthz`.
+   */
+  static async start(size = 3, command?: NodeCommand): Promise<HaproxyFleet> {
     const directory = mkdtempSync(join(tmpdir(), 'agcore-fleet-'));
     const hub = await SharedHub.start();
     const nodes: FleetNode[] = [];
     for (let index = 0; index < size; index += 1) {
-      nodes.push(await startNode(`n${index}`, await freePort(), directory, hub.url));
+      nodes.push(await startNode(`n${index}`, await freePort(), directory, hub.url, command));
     }
     const front = await freePort();
     const stats = await freePort();

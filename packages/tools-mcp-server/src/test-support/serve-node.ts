@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createPostgresStores } from '@agcore/store-postgres';
 import { defineTool, type IdempotencyStore } from '@agcore/tools-core';
-import { serveTools } from '@agcore/tools-mcp-server';
 import { ToolRegistry } from '@agcore/tools-registry';
 import pg from 'pg';
-import { createPostgresStores } from '../index.js';
+import { serveTools } from '../index.js';
 
 const [url = '', schema = '', directory = '.'] = process.argv.slice(2);
 if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new TypeError(`not a schema name: ${schema}`);

@@ -5,11 +5,11 @@
 // operation. The target is one round trip per store call.
 import { performance } from 'node:perf_hooks';
 import { MemoryResultStore, MemoryRunStore } from '@agcore/llm-cycle';
+import { createPostgresStores } from '@agcore/store-postgres';
 import type { IdempotencyStore, ResultStore, RunStore } from '@agcore/tools-core';
-import { InMemoryIdempotencyStore } from '@agcore/tools-mcp-server';
 import pg from 'pg';
-import { createPostgresStores } from './index.js';
-import { dropSchema, freshSchema, postgresUrl } from './test-support/postgres.js';
+import { InMemoryIdempotencyStore } from '../index.js';
+import { dropSchema, freshSchema, postgresUrl } from '../test-support/postgres.js';
 
 const server = postgresUrl();
 if (server === undefined) process.exit(0);

@@ -5,11 +5,11 @@
  * results `ttlMs`, removed by the bounded cleanup. The same contract as `InMemoryIdempotencyStore`.
  */
 
+import { createPostgresStores, type PostgresStores } from '@agcore/store-postgres';
 import type { IdempotencyStore } from '@agcore/tools-core';
-import { InMemoryIdempotencyStore } from '@agcore/tools-mcp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPostgresStores, type PostgresStores } from './index.js';
-import { dropSchema, freshSchema, postgresUrl } from './test-support/postgres.js';
+import { InMemoryIdempotencyStore } from '../index.js';
+import { dropSchema, freshSchema, postgresUrl } from '../test-support/postgres.js';
 
 const url = postgresUrl();
 

@@ -9,14 +9,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createPostgresStores } from '@agcore/store-postgres';
 import { McpClient } from '@agcore/tools-mcp';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStores } from './index.js';
-import { dropSchema, freshSchema, postgresUrl } from './test-support/postgres.js';
+import { dropSchema, freshSchema, postgresUrl } from '../test-support/postgres.js';
 
 const url = postgresUrl();
-const nodePath = fileURLToPath(new URL('./test-support/serve-node.ts', import.meta.url));
+const nodePath = fileURLToPath(new URL('../test-support/serve-node.ts', import.meta.url));
 
 /** Starts serve-node.ts; resolves its process and MCP URL. */
 function startNode(args: readonly string[]): Promise<{ child: ChildProcess; url: string }> {

@@ -4,14 +4,15 @@
  * increments a counter row). 300 keyed calls at concurrency 8, each sent twice at once, one copy
  * to each node: the counter ends at exactly 300 and both copies get the same answer.
  */
+
+import { createPostgresStores } from '@agcore/store-postgres';
 import { defineTool } from '@agcore/tools-core';
 import { McpClient } from '@agcore/tools-mcp';
-import { serveTools } from '@agcore/tools-mcp-server';
 import { ToolRegistry } from '@agcore/tools-registry';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStores } from './index.js';
-import { dropSchema, freshSchema, postgresUrl } from './test-support/postgres.js';
+import { serveTools } from '../index.js';
+import { dropSchema, freshSchema, postgresUrl } from '../test-support/postgres.js';
 
 const url = postgresUrl();
 

@@ -5,13 +5,14 @@
  * `list_changed` on 2025-11-25, `subscriptions/listen` on 2026-07-28. The latency is reported
  * (annotated), not asserted.
  */
+
+import { createPostgresStores } from '@agcore/store-postgres';
 import { defineTool } from '@agcore/tools-core';
 import { McpClient, type McpProtocol } from '@agcore/tools-mcp';
-import { serveTools } from '@agcore/tools-mcp-server';
 import { ToolRegistry } from '@agcore/tools-registry';
 import { describe, expect, it } from 'vitest';
-import { createPostgresStores } from './index.js';
-import { freshSchema, postgresUrl } from './test-support/postgres.js';
+import { serveTools } from '../index.js';
+import { freshSchema, postgresUrl } from '../test-support/postgres.js';
 
 const url = postgresUrl();
 /** How long a publish is given before it is published again (a stream not yet open misses it). */
