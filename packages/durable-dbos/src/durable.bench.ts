@@ -4,8 +4,9 @@
 // durable (DBOS launched in this process, a fresh database), interleaved in rounds; then 200
 // durable runs at once. Prints medians; the target is ≤ 2 ms per step. First, the row "durable
 // step vs bare DBOS step" (issue 32 §1, see test-support/step-bench.ts); BENCH_ONLY=steps
-// prints only that row, BENCH_PASSES sets its passes (default 9).
+// prints only that row, BENCH_PAIRS sets its recorded pairs (default 20).
 import { performance } from 'node:perf_hooks';
+import { ratioText } from '@agcore/bench-method';
 import { createOpenAICompatibleProvider, LlmCycle, type LlmCycleOptions } from '@agcore/llm-cycle';
 import { startChatCompletionsServer, textStream, toolCallStream } from '@agcore/llm-cycle/testing';
 import { defineTool } from '@agcore/tools-core';
@@ -117,12 +118,13 @@ const median = (values: number[]) => {
 };
 
 // The row "durable step vs bare DBOS step".
+const pairs = Number(process.env.BENCH_PAIRS ?? '20');
 const stepRow = await compareSteps({
   client,
   runs,
   agentName: 'steps',
   bare,
-  passes: Number(process.env.BENCH_PASSES ?? '9'),
+  pairs,
   few: 2,
   many: 12,
 });
@@ -131,9 +133,9 @@ const trips = (cost: StepCost) =>
     .map(([kind, n]) => `${kind} ${n.toFixed(1)}`)
     .join(', ')})`;
 process.stdout.write(
-  `durable step vs bare DBOS step (${String(process.env.BENCH_PASSES ?? '9')} alternating passes, 2 vs 12 calls a run, medians):\n` +
-    `  wall per step: durable ${stepRow.durable.wallMs.toFixed(2)} ms, bare ${stepRow.bare.wallMs.toFixed(2)} ms, ratio ${(stepRow.durable.wallMs / stepRow.bare.wallMs).toFixed(2)}× (target ≤ 1.5×)\n` +
-    `  CPU per step: durable ${stepRow.durable.cpuMs.toFixed(2)} ms, bare ${stepRow.bare.cpuMs.toFixed(2)} ms, ratio ${(stepRow.durable.cpuMs / stepRow.bare.cpuMs).toFixed(2)}×\n` +
+  `durable step vs bare DBOS step (${String(stepRow.pairs)} alternating pairs after 3 warm-up pairs, 2 vs 12 calls a run; ratio durable ÷ bare: median of the pairs, 95 % interval):\n` +
+    `  wall per step: ${ratioText(stepRow.wall)} (target ≤ 1.5×); medians durable ${stepRow.durable.wallMs.toFixed(2)} ms, bare ${stepRow.bare.wallMs.toFixed(2)} ms\n` +
+    `  CPU per step: ${ratioText(stepRow.cpu)}; medians durable ${stepRow.durable.cpuMs.toFixed(2)} ms, bare ${stepRow.bare.cpuMs.toFixed(2)} ms\n` +
     `  round trips per step: durable ${trips(stepRow.durable)}; bare ${trips(stepRow.bare)} (target ≤ 4)\n`,
 );
 if (process.env.BENCH_ONLY === 'steps') {

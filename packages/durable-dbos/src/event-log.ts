@@ -96,7 +96,7 @@ export function writeEvents(entries: readonly EventEntry[]): Promise<void> {
 export class EventLog {
   /** The stretch's pending events. */
   readonly batch = new EventBatch();
-  /** The events the loop made outside any step, for the stretch's last write. */
+  /** The events the loop made that no step had written when it made them (see `leftover`). */
   readonly unwritten: EventEntry[] = [];
   private modelRequests = 0;
   private readonly toolRuns = new Map<string, number>();
@@ -118,7 +118,20 @@ export class EventLog {
     return `t:${callId}:${count}`;
   }
 
-  /** Whether the loop's `event` was written already by the step that made it. */
+  /**
+   * The events the loop made outside any step, for the stretch's last write: those of
+   * `unwritten` no step wrote. Asked at the end, since a call queued behind
+   * `maxParallelToolCalls` has its `tool_execution_started` from the loop before its step
+   * starts (and writes its own).
+   */
+  leftover(): EventEntry[] {
+    return this.unwritten.filter((entry) => !this.writtenByStep(entry.event));
+  }
+
+  /**
+   * Whether the loop's `event` is written by the step that made it (for a tool event: whether
+   * its call has run as a step in this stretch so far).
+   */
   writtenByStep(event: StreamEvent): boolean {
     switch (event.type) {
       case 'assistant_reasoning_delta':

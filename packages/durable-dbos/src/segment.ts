@@ -104,7 +104,7 @@ export async function runSegment(
   }
   // Before the end is sent (so before any wait and before the run completes): the events
   // still pending, then those no step wrote, in one write made on every path.
-  await writeEvents([...(await log.batch.take()), ...log.unwritten]);
+  await writeEvents([...(await log.batch.take()), ...log.leftover()]);
   await DBOS.closeStream(eventsStreamKey);
   await DBOS.send(input.runId, result, segmentTopic);
   return result;

@@ -1,27 +1,33 @@
 // The bench row "durable step vs bare DBOS step": what one durable tool step costs next to a
 // bare `DBOS.runStep` doing the same work (the tool's `invoke`). Both run as a workflow on a
-// queue of this process; each variant runs with `few` and with `many` steps, and a step's cost
-// is the difference divided by `many - few`, so what is paid once per workflow (its start, the
-// model requests around the calls, queue polling) cancels. Time is the workflow's own
-// (DBOS's `dequeuedAt` to `completedAt`), CPU the process's over the run, round trips those
-// the workflow's code sent (see round-trips.ts). Passes alternate which variant goes first.
-import { performance } from 'node:perf_hooks';
+// queue of this process. A pass of a variant runs it with `few` and with `many` steps, and
+// its step cost is the difference divided by `many - few`, so what is paid once per workflow
+// (its start, the model requests around the calls, queue polling) cancels. The method of
+// `apps/bench` (`@agcore/bench-method`): a pair is a durable pass and a bare pass back to
+// back, pairs alternate which goes first, three warm-up pairs are not recorded, and each figure
+// is the median of the per-pair ratios durable ÷ bare with its distribution-free 95 % interval.
+// Time is the workflow's own (DBOS's `dequeuedAt` to `completedAt`), CPU the process's over
+// the run, round trips those the workflow's code sent (see round-trips.ts).
+import { type MedianInterval, median, medianInterval, pairRatios } from '@agcore/bench-method';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { DBOS, type DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { DurableRuns } from '../index.js';
 import { countRoundTrips, noRoundTrips, perUnit, type RoundTrips } from './round-trips.js';
 
-/** One variant's cost of a step. */
+/** One variant's cost of a step, in one pass. */
 export interface StepCost {
   readonly wallMs: number;
   readonly cpuMs: number;
   readonly roundTrips: RoundTrips;
 }
 
-interface Sample {
-  readonly wallMs: number;
-  readonly cpuMs: number;
-  readonly roundTrips: RoundTrips;
+/** The row: per variant the median step cost, and the per-pair ratios durable ÷ bare. */
+export interface StepComparison {
+  readonly durable: StepCost;
+  readonly bare: StepCost;
+  readonly wall: MedianInterval;
+  readonly cpu: MedianInterval;
+  readonly pairs: number;
 }
 
 /** Registers the bare workflow (before `DBOS.launch()`); `steps(n)` starts one of `n` steps. */
@@ -46,17 +52,12 @@ export function bareStepWorkflow(registry: () => ToolRegistry) {
     DBOS.startWorkflow(workflow, { workflowID, queueName: 'bench-bare' })(count);
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
 async function timed(
   client: DBOSClient,
   workflowId: string,
   run: () => Promise<unknown>,
   trips: ReturnType<typeof countRoundTrips>,
-): Promise<Sample> {
+): Promise<StepCost> {
   const cpu = process.cpuUsage();
   await run();
   const used = process.cpuUsage(cpu);
@@ -65,39 +66,41 @@ async function timed(
   return { wallMs, cpuMs: (used.user + used.system) / 1000, roundTrips: trips.of(workflowId) };
 }
 
-function cost(many: Sample[], few: Sample[], steps: number): StepCost {
-  const kinds = Object.keys(noRoundTrips()) as (keyof RoundTrips)[];
-  const a = noRoundTrips();
-  const b = noRoundTrips();
-  for (const kind of kinds) {
-    a[kind] = median(many.map((s) => s.roundTrips[kind]));
-    b[kind] = median(few.map((s) => s.roundTrips[kind]));
-  }
+function perStep(many: StepCost, few: StepCost, steps: number): StepCost {
   return {
-    wallMs: (median(many.map((s) => s.wallMs)) - median(few.map((s) => s.wallMs))) / steps,
-    cpuMs: (median(many.map((s) => s.cpuMs)) - median(few.map((s) => s.cpuMs))) / steps,
-    roundTrips: perUnit(a, b, steps),
+    wallMs: (many.wallMs - few.wallMs) / steps,
+    cpuMs: (many.cpuMs - few.cpuMs) / steps,
+    roundTrips: perUnit(many.roundTrips, few.roundTrips, steps),
   };
 }
 
-/** Runs `passes` alternating passes and returns each variant's cost of one step. */
+function medianCost(costs: readonly StepCost[]): StepCost {
+  const roundTrips = noRoundTrips();
+  for (const kind of Object.keys(roundTrips) as (keyof RoundTrips)[])
+    roundTrips[kind] = median(costs.map((cost) => cost.roundTrips[kind]));
+  return {
+    wallMs: median(costs.map((cost) => cost.wallMs)),
+    cpuMs: median(costs.map((cost) => cost.cpuMs)),
+    roundTrips,
+  };
+}
+
+/** Runs `pairs` recorded pairs (after three warm-up pairs) and returns the row. */
 export async function compareSteps(input: {
   readonly client: DBOSClient;
   readonly runs: DurableRuns;
   readonly agentName: string;
   readonly bare: ReturnType<typeof bareStepWorkflow>;
-  readonly passes: number;
+  readonly pairs: number;
   readonly few: number;
   readonly many: number;
-}): Promise<{ durable: StepCost; bare: StepCost; wallMs: number }> {
+}): Promise<StepComparison> {
   const { client, runs, agentName, bare, few, many } = input;
   const trips = countRoundTrips();
-  const started = performance.now();
-  const samples = { durable: new Map<number, Sample[]>(), bare: new Map<number, Sample[]>() };
   let counter = 0;
-  const durableRun = async (count: number) => {
+  const durableRun = (count: number) => {
     const runId = `steps-${counter++}`;
-    const sample = await timed(
+    return timed(
       client,
       `${runId}:s0`,
       async () => {
@@ -106,28 +109,33 @@ export async function compareSteps(input: {
       },
       trips,
     );
-    samples.durable.set(count, [...(samples.durable.get(count) ?? []), sample]);
   };
-  const bareRun = async (count: number) => {
+  const bareRun = (count: number) => {
     const id = `bare-${counter++}`;
-    const sample = await timed(client, id, async () => (await bare(id, count)).getResult(), trips);
-    samples.bare.set(count, [...(samples.bare.get(count) ?? []), sample]);
+    return timed(client, id, async () => (await bare(id, count)).getResult(), trips);
   };
+  const pass = async (run: (count: number) => Promise<StepCost>) =>
+    perStep(await run(many), await run(few), many - few);
+  const durable: StepCost[] = [];
+  const bareCosts: StepCost[] = [];
   try {
-    for (let pass = 0; pass < input.passes; pass++) {
-      for (const count of [few, many]) {
-        const order = pass % 2 === 0 ? [durableRun, bareRun] : [bareRun, durableRun];
-        for (const run of order) await run(count);
-      }
+    for (let pair = -3; pair < input.pairs; pair++) {
+      const durableFirst = pair % 2 === 0;
+      const first = await pass(durableFirst ? durableRun : bareRun);
+      const second = await pass(durableFirst ? bareRun : durableRun);
+      if (pair < 0) continue;
+      durable.push(durableFirst ? first : second);
+      bareCosts.push(durableFirst ? second : first);
     }
   } finally {
     trips.stop();
   }
-  const steps = many - few;
-  const pick = (map: Map<number, Sample[]>, count: number) => (map.get(count) ?? []).slice(1);
+  const of = (costs: StepCost[], key: 'wallMs' | 'cpuMs') => costs.map((cost) => cost[key]);
   return {
-    durable: cost(pick(samples.durable, many), pick(samples.durable, few), steps),
-    bare: cost(pick(samples.bare, many), pick(samples.bare, few), steps),
-    wallMs: performance.now() - started,
+    durable: medianCost(durable),
+    bare: medianCost(bareCosts),
+    wall: medianInterval(pairRatios(of(bareCosts, 'wallMs'), of(durable, 'wallMs'))),
+    cpu: medianInterval(pairRatios(of(bareCosts, 'cpuMs'), of(durable, 'cpuMs'))),
+    pairs: durable.length,
   };
 }

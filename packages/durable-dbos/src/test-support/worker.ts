@@ -104,9 +104,21 @@ const note = defineTool({
   execute: ({ to }: { to: string }) => ({ noted: to }),
 });
 
-// TOOLS: the names of the tools this worker's registry has (default all but fetch_report).
+// `halt` kills its own worker process mid-step (SIGKILL, at once) when HALT=1: a crash at a
+// known point of the stretch, with the events of the calls before it still pending.
+const halt = defineTool({
+  name: 'halt',
+  description: 'Halts',
+  parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+  execute: ({ to }: { to: string }) => {
+    if (process.env.HALT === '1') process.kill(process.pid, 'SIGKILL');
+    return { halted: to };
+  },
+});
+
+// TOOLS: the names of the tools this worker's registry has (default all but fetch_report, halt).
 const toolNames = (process.env.TOOLS ?? 'send_email,send_gated,ask_user,note').split(',');
-const tools = [sendEmail, sendGated, askUser, note, fetchReport].filter((tool) =>
+const tools = [sendEmail, sendGated, askUser, note, fetchReport, halt].filter((tool) =>
   toolNames.includes(tool.name),
 );
 const timeout = process.env.APPROVAL_TIMEOUT_SEC;
