@@ -1,3 +1,4 @@
+import { describeThrown } from '@agcore/tools-core';
 import { authorizeWithCode } from './authorization-code.js';
 import { type Discovery, discover } from './discovery.js';
 import { type AuthScope, authFailed } from './errors.js';
@@ -5,14 +6,17 @@ import { resolveClient } from './registration.js';
 import { type OAuthClient, requestTokens, type TokenRequestContext } from './token-requests.js';
 import { createMemoryTokenStore } from './token-store.js';
 import type {
-  McpAuthorizationCodeAuth,
-  McpClientCredentialsAuth,
   McpFetch,
+  McpJwtBearerAuth,
+  McpOAuthGrantAuth,
   McpTokenKey,
   McpTokenStore,
   McpTokens,
 } from './types.js';
 import { type BearerChallenge, parseBearerChallenge } from './www-authenticate.js';
+
+/** The `grant_type` of RFC 7523 §2.1. */
+const jwtBearerGrant = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** The longest a token is refreshed before it expires. */
 const maxRefreshSkewMs = 30_000;
@@ -34,7 +38,7 @@ export class OAuthSession {
   private readonly key: McpTokenKey;
 
   constructor(
-    private readonly auth: McpClientCredentialsAuth | McpAuthorizationCodeAuth,
+    private readonly auth: McpOAuthGrantAuth,
     private readonly serverUrl: URL,
     private readonly baseFetch: McpFetch,
     private readonly scope: AuthScope,
@@ -155,7 +159,42 @@ export class OAuthSession {
         'the client credentials',
       );
     }
+    if (auth.type === 'jwt_bearer') {
+      const assertion = await this.assertion(auth, context, scopes);
+      return requestTokens(
+        { grant_type: jwtBearerGrant, assertion, scope: scopes },
+        context,
+        'the JWT bearer assertion',
+      );
+    }
     return authorizeWithCode(auth, context.discovery, context, scopes);
+  }
+
+  /** The assertion of `jwt_bearer`, asked of the application for this token request. */
+  private async assertion(
+    auth: McpJwtBearerAuth,
+    context: SessionContext,
+    scopes: string | undefined,
+  ): Promise<string> {
+    let value: unknown;
+    try {
+      value = await auth.assertion({
+        issuer: context.server.issuer,
+        tokenEndpoint: context.server.tokenEndpoint,
+        resource: context.resource,
+        ...(scopes === undefined ? {} : { scope: scopes }),
+      });
+    } catch (error) {
+      throw authFailed(this.scope, `auth.assertion() failed: ${describeThrown(error)}`);
+    }
+    if (typeof value !== 'string' || value === '') {
+      throw authFailed(
+        this.scope,
+        'auth.assertion() returned no assertion (an empty string or not a string)',
+      );
+    }
+    this.scope.secrets.add(value);
+    return value;
   }
 
   /** Waits for the renewal in flight, whatever its outcome (its own request reports that). */
@@ -206,7 +245,7 @@ export class OAuthSession {
     if (this.client === undefined) {
       const auth = this.auth;
       this.client =
-        auth.type === 'client_credentials'
+        auth.type !== 'authorization_code'
           ? {
               clientId: auth.clientId,
               ...(auth.clientSecret === undefined ? {} : { clientSecret: auth.clientSecret }),

@@ -82,7 +82,9 @@ export function transportRedactor(transport: McpTransportConfig): Redactor {
     ...secretsOfHeaders(transport.headers, true),
     ...secretsOfUrl(transport.url),
     ...(transport.auth?.type === 'bearer' ? [transport.auth.token] : []),
-    ...(transport.auth?.type === 'client_credentials' ? [transport.auth.clientSecret] : []),
+    ...(transport.auth?.type === 'client_credentials' || transport.auth?.type === 'jwt_bearer'
+      ? [transport.auth.clientSecret]
+      : []),
     ...(transport.auth?.type === 'authorization_code' ? [transport.auth.clientSecret] : []),
   ]);
   const auth = transport.auth;

@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createRemoteJWKSet, importJWK, type JWK, jwtVerify } from 'jose';
 import Provider, { type Client, errors } from 'oidc-provider';
 import type { TokenVerdict } from './protected-server.js';
 
@@ -16,6 +16,11 @@ export interface AuthorizationServerOptions {
   readonly clients?: readonly Record<string, unknown>[];
   /** Access token lifetime in seconds (default 3600). */
   readonly accessTokenTtlSeconds?: number;
+  /**
+   * Offers the jwt-bearer grant (RFC 7523 §2.1): assertions signed by this public key, with
+   * this server's issuer as `aud`, buy a JWT access token for the `resource`.
+   */
+  readonly jwtBearerKey?: JWK;
 }
 
 /** A running authorization server. */
@@ -74,6 +79,9 @@ export async function startAuthorizationServer(
       client.grantTypeAllowed('refresh_token'),
     ttl: { AccessToken: ttl, ClientCredentials: ttl },
   } as never);
+  if (options.jwtBearerKey !== undefined) {
+    registerJwtBearer(provider, issuer, options.jwtBearerKey, options, ttl);
+  }
   const grants: string[] = [];
   provider.on('grant.success', (context: { oidc: { params?: { grant_type?: unknown } } }) => {
     grants.push(String(context.oidc.params?.grant_type));
@@ -111,6 +119,82 @@ export async function startAuthorizationServer(
       await once(server, 'close');
     },
   };
+}
+
+/** RFC 7523 §2.1. */
+const jwtBearerGrant = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+interface GrantContext {
+  oidc: { client: unknown; params: Record<string, unknown> };
+  body: unknown;
+}
+interface IssuingProvider {
+  registerGrantType(
+    name: string,
+    handler: (context: GrantContext) => Promise<void>,
+    parameters: readonly string[],
+  ): void;
+  ClientCredentials: new (init: {
+    client: unknown;
+    scope?: string;
+  }) => {
+    resourceServer: unknown;
+    scope?: string;
+    expiration: number;
+    tokenType: string;
+    save(): Promise<string>;
+  };
+  ResourceServer: new (identifier: string, data: Record<string, unknown>) => unknown;
+}
+
+function registerJwtBearer(
+  provider: Provider,
+  issuer: string,
+  key: JWK,
+  options: AuthorizationServerOptions,
+  ttl: number,
+): void {
+  const issuing = provider as unknown as IssuingProvider;
+  const seen = new Set<string>();
+  issuing.registerGrantType(
+    jwtBearerGrant,
+    async (context) => {
+      const { params, client } = context.oidc;
+      let jti: unknown;
+      try {
+        ({
+          payload: { jti },
+        } = await jwtVerify(String(params.assertion), await importJWK(key, 'ES256'), {
+          audience: issuer,
+        }));
+      } catch (error) {
+        throw new errors.InvalidGrant(
+          `assertion rejected: ${error instanceof Error ? error.message : 'bad'}`,
+        );
+      }
+      if (typeof jti !== 'string' || seen.has(jti))
+        throw new errors.InvalidGrant('assertion replayed');
+      seen.add(jti);
+      const resource = String(params.resource);
+      if (!options.resources().includes(resource)) throw new errors.InvalidTarget();
+      const scope = typeof params.scope === 'string' ? params.scope : 'read';
+      const token = new issuing.ClientCredentials({ client, scope });
+      token.resourceServer = new issuing.ResourceServer(resource, {
+        scope: 'read admin',
+        audience: resource,
+        accessTokenTTL: ttl,
+        accessTokenFormat: 'jwt',
+      });
+      const value = await token.save();
+      context.body = {
+        access_token: value,
+        token_type: token.tokenType,
+        expires_in: token.expiration,
+        scope,
+      };
+    },
+    ['assertion', 'scope', 'resource'],
+  );
 }
 
 /**
