@@ -57,7 +57,7 @@ export class OAuthSession {
     let response = await this.send(input, init, tokens);
     if (response.status === 401) {
       const challenge = await challengeOf(response);
-      tokens = await this.renew(tokens, challenge);
+      tokens = await this.renew(tokens, challenge, tokens !== undefined);
       response = await this.send(input, init, tokens);
       if (response.status === 401) {
         throw authFailed(
@@ -104,20 +104,24 @@ export class OAuthSession {
     }
     const tokens = this.tokens;
     if (tokens === undefined || Date.now() < this.refreshAt) return tokens;
-    return this.renew(tokens, {});
+    return this.renew(tokens, {}, false);
   }
 
   /** New tokens after `rejected` was refused or expired: refresh once, else a new grant. */
   private async renew(
     rejected: McpTokens | undefined,
     challenge: BearerChallenge,
+    refused: boolean,
   ): Promise<McpTokens> {
     await this.settled();
     // Another request renewed them meanwhile (a refresh token is good for one use).
     if (this.tokens !== undefined && this.tokens !== rejected) return this.tokens;
     return this.oneAtATime(async () => {
+      // A refused token: the resource may have moved to another authorization server.
+      const moved = refused && (await this.rediscover(challenge));
       const context = await this.context(challenge);
-      if (rejected?.refreshToken !== undefined) {
+      if (moved) await this.store.delete(this.key);
+      if (!moved && rejected?.refreshToken !== undefined) {
         const refreshed = await requestTokens(
           { grant_type: 'refresh_token', refresh_token: rejected.refreshToken },
           context,
@@ -232,6 +236,26 @@ export class OAuthSession {
     const lifetime = tokens.expiresAt - Date.now();
     this.refreshAt =
       tokens.expiresAt - (skewMs ?? Math.min(maxRefreshSkewMs, Math.max(0, lifetime) / 2));
+  }
+
+  /**
+   * Discovery again, after the server refused a token: whether the resource now names another
+   * authorization server (SEP-2352). Then the client registered with the old one is dropped
+   * (credentials are not portable across authorization servers), and so are its tokens.
+   */
+  private async rediscover(challenge: BearerChallenge): Promise<boolean> {
+    const previous = this.discovery;
+    if (previous === undefined) return false;
+    const current = await discover(
+      this.serverUrl,
+      challenge.resourceMetadata,
+      this.baseFetch,
+      this.scope,
+    );
+    this.discovery = current;
+    if (current.server.issuer === previous.server.issuer) return false;
+    this.client = undefined;
+    return true;
   }
 
   private async context(challenge: BearerChallenge): Promise<SessionContext> {
