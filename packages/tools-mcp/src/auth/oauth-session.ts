@@ -1,6 +1,7 @@
 import { describeThrown } from '@agcore/tools-core';
 import { authorizeWithCode } from './authorization-code.js';
 import { type Discovery, discover } from './discovery.js';
+import { DpopProver } from './dpop.js';
 import { type AuthScope, authFailed } from './errors.js';
 import { resolveClient } from './registration.js';
 import { type OAuthClient, requestTokens, type TokenRequestContext } from './token-requests.js';
@@ -13,7 +14,11 @@ import type {
   McpTokenStore,
   McpTokens,
 } from './types.js';
-import { type BearerChallenge, parseBearerChallenge } from './www-authenticate.js';
+import {
+  type BearerChallenge,
+  parseBearerChallenge,
+  parseDpopChallenge,
+} from './www-authenticate.js';
 
 /** The `grant_type` of RFC 7523 §2.1. */
 const jwtBearerGrant = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -36,6 +41,7 @@ export class OAuthSession {
   private renewal: Promise<McpTokens> | undefined;
   private readonly store: McpTokenStore;
   private readonly key: McpTokenKey;
+  private readonly dpop: DpopProver | undefined;
 
   constructor(
     private readonly auth: McpOAuthGrantAuth,
@@ -49,6 +55,7 @@ export class OAuthSession {
       clientId: auth.clientId ?? 'dynamic',
     };
     this.scopes = auth.scope;
+    this.dpop = auth.dpop === undefined ? undefined : new DpopProver(auth.dpop);
   }
 
   /** The `fetch` the transport uses: bearer on, one renewal on a 401, one step-up on a 403. */
@@ -85,14 +92,57 @@ export class OAuthSession {
     return response;
   };
 
-  private send(
+  /**
+   * One request with the token: `Bearer`, or `DPoP` with a fresh proof, retried once with the
+   * server's nonce on a 401 `use_dpop_nonce` (RFC 9449 §9); asked for a nonce again, that is
+   * `auth_failed`.
+   */
+  private async send(
     input: string | URL,
     init: RequestInit | undefined,
     tokens: McpTokens | undefined,
   ): Promise<Response> {
-    const headers = new Headers(init?.headers);
-    if (tokens !== undefined) headers.set('authorization', `Bearer ${tokens.accessToken}`);
-    return this.baseFetch(input, { ...init, headers });
+    const dpop = tokens?.tokenType === 'DPoP' ? this.dpop : undefined;
+    for (let attempt = 0; ; attempt += 1) {
+      const headers = new Headers(init?.headers);
+      if (tokens !== undefined && dpop !== undefined) {
+        headers.set('authorization', `DPoP ${tokens.accessToken}`);
+        headers.set('dpop', await this.proof(dpop, init?.method ?? 'GET', input, tokens));
+      } else if (tokens !== undefined) {
+        headers.set('authorization', `Bearer ${tokens.accessToken}`);
+      }
+      const response = await this.baseFetch(input, { ...init, headers });
+      if (dpop === undefined) return response;
+      const renewed = dpop.remember(input, response.headers.get('dpop-nonce'));
+      if (
+        response.status !== 401 ||
+        parseDpopChallenge(response.headers.get('www-authenticate')).error !== 'use_dpop_nonce'
+      ) {
+        return response;
+      }
+      await response.body?.cancel().catch(() => undefined);
+      if (!renewed || attempt > 0) {
+        throw authFailed(
+          this.scope,
+          renewed
+            ? 'the server asked for a new DPoP nonce again after the retry with its nonce'
+            : 'the server asked for a DPoP nonce (use_dpop_nonce) without a DPoP-Nonce header',
+        );
+      }
+    }
+  }
+
+  private async proof(
+    dpop: DpopProver,
+    method: string,
+    url: string | URL,
+    tokens: McpTokens,
+  ): Promise<string> {
+    try {
+      return await dpop.proof(method, url, tokens.accessToken);
+    } catch (error) {
+      throw authFailed(this.scope, `could not sign a DPoP proof (${describeThrown(error)})`);
+    }
   }
 
   /** The tokens to send: from memory or the store, refreshed when they are about to expire. */
@@ -284,6 +334,7 @@ export class OAuthSession {
       resource: discovery.resource,
       fetch: this.baseFetch,
       scope: this.scope,
+      ...(this.dpop === undefined ? {} : { dpop: this.dpop }),
     };
   }
 }

@@ -1,6 +1,7 @@
 // A real authorization server for the tests: oidc-provider (a certified OpenID provider) on
 // 127.0.0.1, issuing JWT access tokens for the resources the test allows, with the
 // development sign-in and consent pages, which `signInWithFetch` drives like a browser.
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +22,11 @@ export interface AuthorizationServerOptions {
    * this server's issuer as `aud`, buy a JWT access token for the `resource`.
    */
   readonly jwtBearerKey?: JWK;
+  /**
+   * DPoP (RFC 9449, oidc-provider's `features.dPoP`): off by default; `requireNonce` makes the
+   * token endpoint answer `use_dpop_nonce` to a proof without its current nonce.
+   */
+  readonly dpop?: { readonly requireNonce?: boolean };
 }
 
 /** A running authorization server. */
@@ -60,6 +66,12 @@ export async function startAuthorizationServer(
       clientCredentials: { enabled: true },
       registration: { enabled: true },
       revocation: { enabled: true },
+      dPoP: {
+        enabled: options.dpop !== undefined,
+        ...(options.dpop?.requireNonce === true
+          ? { nonceSecret: randomBytes(32), requireNonce: () => true }
+          : {}),
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined,
@@ -104,7 +116,12 @@ export async function startAuthorizationServer(
         return { ok: false, error: 'invalid_request', description: 'no token' };
       try {
         const { payload } = await jwtVerify(token, jwks, { issuer, audience: resource });
-        return { ok: true, scopes: String(payload.scope ?? '').split(' ') };
+        const jkt = (payload.cnf as { jkt?: unknown } | undefined)?.jkt;
+        return {
+          ok: true,
+          scopes: String(payload.scope ?? '').split(' '),
+          ...(typeof jkt === 'string' ? { jkt } : {}),
+        };
       } catch (error) {
         return {
           ok: false,

@@ -53,6 +53,8 @@ const auth = !scenario.startsWith('auth/')
             // Metadata Document, which the client uses where the server supports them and
             // replaces by dynamic registration where it does not.
             clientId: context.client_id ?? 'https://conformance-test.local/client-metadata.json',
+            // The DPoP extension's scenarios: DPoP-bound tokens (RFC 9449).
+            ...(scenario.startsWith('auth/dpop') ? { dpop: true } : {}),
             ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
             onAuthorize: async (authorizationUrl) => {
               const response = await fetch(authorizationUrl, { redirect: 'manual' });
