@@ -1,6 +1,9 @@
 // DPoP-bound tokens (RFC 9449) against oidc-provider with features.dPoP on (nonces required at
 // the token endpoint) in front of an MCP server that verifies each proof: signature, htm, htu,
 // ath, jti replay, its nonce and the token's cnf.jkt.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryTokenStore, McpClient, type McpTokens, type McpToolError } from '../index.js';
@@ -167,5 +170,46 @@ describe('DPoP against oidc-provider', () => {
     expect((await client.callTool('whoami', {})).value).toBe('scopes: read');
     await client.close();
     expect(plain.authorizations.slice(-1)[0]).toMatch(/^Bearer /);
+  });
+
+  it('an authorization server that asks for a new nonce on every token request: one retry, then auth_failed', async () => {
+    let tokenRequests = 0;
+    const fake = createServer((request, response) => {
+      const origin = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+      if (request.url === '/.well-known/oauth-authorization-server') {
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ issuer: origin, token_endpoint: `${origin}/token` }));
+        return;
+      }
+      tokenRequests += 1;
+      response
+        .writeHead(400, { 'content-type': 'application/json', 'dpop-nonce': `n-${tokenRequests}` })
+        .end(JSON.stringify({ error: 'use_dpop_nonce', error_description: 'try again' }));
+    });
+    fake.listen(0, '127.0.0.1');
+    await once(fake, 'listening');
+    const issuer = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    const behind = await startProtectedServer({
+      verify: () => ({ ok: false, error: 'invalid_token', description: 'no' }),
+      authorizationServers: () => [issuer],
+      dpop: {},
+    });
+    const client = new McpClient('nonces', {
+      type: 'streamable-http',
+      url: behind.url,
+      auth: { type: 'client_credentials', clientId: 'service', clientSecret: secret, dpop: true },
+    });
+    const error = (await client.connect().then(
+      () => new Error('expected a failure'),
+      (caught: unknown) => caught,
+    )) as McpToolError;
+    expect(error.code).toBe('auth_failed');
+    expect(error.message).toMatch(/refused the client credentials \(use_dpop_nonce/);
+    expect(tokenRequests).toBe(2);
+    await client.close();
+    await behind.stop();
+    fake.closeAllConnections();
+    fake.close();
   });
 });

@@ -37,7 +37,8 @@ export interface McpHttpTransportConfig {
   readonly headers?: Readonly<Record<string, string>>;
   /**
    * How the server is authorized: a bearer token, or OAuth 2.1 (`client_credentials`,
-   * `authorization_code`) discovered from the server's 401 as the MCP authorization spec says.
+   * `authorization_code`, `jwt_bearer`; DPoP-bound with `dpop`) discovered from the server's 401
+   * as the MCP authorization spec says.
    * Without it, a 401 fails with `auth_required`.
    */
   readonly auth?: McpHttpAuth;

@@ -66,7 +66,9 @@ const client = new McpClient(
   'conformance',
   { type: 'streamable-http', url, fallbackToSse: false, ...(auth === undefined ? {} : { auth }) },
   {
-    timeoutMs: 20_000,
+    // Generous: the suite starts its 39 clients at once (on a loaded 2-core machine the
+    // OAuth scenarios took over 20 s to connect); the runner kills a client at 60 s.
+    timeoutMs: 45_000,
     protocol,
     // Accept with no fields: the client fills in the schema's defaults (SEP-1034).
     onElicitation: async () => ({ action: 'accept', content: {} }),
