@@ -10,13 +10,20 @@ export type {
   ToolProgress,
 } from '@agcore/tools-core';
 export { createToolContext, Permission, ToolError } from '@agcore/tools-core';
+export { idJagAssertion, type McpIdJagOptions } from './auth/id-jag.js';
 export { createMemoryTokenStore } from './auth/token-store.js';
 export type {
+  McpAssertionRequest,
   McpAuthorizationCodeAuth,
   McpBearerAuth,
   McpClientCredentialsAuth,
+  McpCryptoKey,
+  McpCryptoKeyPair,
+  McpDpopOption,
   McpHttpAuth,
   McpJsonWebKey,
+  McpJwtBearerAuth,
+  McpOAuthGrantAuth,
   McpPrivateKeyJwt,
   McpTokenKey,
   McpTokenStore,

@@ -51,6 +51,7 @@ describe('the public entry', () => {
       'createMemoryTokenStore',
       'createToolContext',
       'generateToolTypes',
+      'idJagAssertion',
       'parseMcpServersConfig',
     ]);
   });

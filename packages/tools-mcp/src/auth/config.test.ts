@@ -52,6 +52,32 @@ describe('auth on mcpServers entries', () => {
     expect(parse('token')).toThrow(/"auth" must be a JSON object/);
   });
 
+  it('takes "dpop": true on the OAuth grants, and names a mistyped one', () => {
+    const [entry] = parseMcpServersConfig(
+      {
+        mcpServers: {
+          crm: { url: server.url, auth: { type: 'client_credentials', clientId: 'a', dpop: true } },
+        },
+      },
+      {},
+    );
+    const transport = entry?.transport as { auth?: { dpop?: unknown } } | undefined;
+    expect(transport?.auth?.dpop).toBe(true);
+    expect(() =>
+      parseMcpServersConfig(
+        {
+          mcpServers: {
+            crm: {
+              url: server.url,
+              auth: { type: 'client_credentials', clientId: 'a', dpop: 'yes' },
+            },
+          },
+        },
+        {},
+      ),
+    ).toThrow(/"auth.dpop" must be true or false/);
+  });
+
   it('an authorization_code entry without the application onAuthorize: auth_required', async () => {
     const [entry] = parseMcpServersConfig(
       {

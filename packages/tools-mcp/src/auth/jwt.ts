@@ -20,6 +20,10 @@ const algorithms = {
   },
 } as const;
 
+/** A Web Crypto signing key and the `sign` parameters, as `crypto.subtle` types them. */
+type SigningKey = Parameters<typeof crypto.subtle.sign>[1];
+type SignParameters = Parameters<typeof crypto.subtle.sign>[0];
+
 /** Base64url without padding. */
 export function base64Url(bytes: Uint8Array): string {
   let binary = '';
@@ -70,9 +74,19 @@ export async function signClientAssertion(
     iat: now,
     exp: now + 60,
   };
+  return signJws(header, claims, cryptoKey, parameters.sign);
+}
+
+/** A compact JWS of `header` and `claims`, signed with Web Crypto. */
+export async function signJws(
+  header: Readonly<Record<string, unknown>>,
+  claims: Readonly<Record<string, unknown>>,
+  key: SigningKey,
+  parameters: SignParameters,
+): Promise<string> {
   const encoder = new TextEncoder();
   const input = `${base64Url(encoder.encode(JSON.stringify(header)))}.${base64Url(encoder.encode(JSON.stringify(claims)))}`;
-  const signature = await crypto.subtle.sign(parameters.sign, cryptoKey, encoder.encode(input));
+  const signature = await crypto.subtle.sign(parameters, key, encoder.encode(input));
   return `${input}.${base64Url(new Uint8Array(signature))}`;
 }
 

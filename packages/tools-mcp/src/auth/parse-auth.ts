@@ -10,8 +10,8 @@ export interface AuthFieldReader {
 
 /**
  * The `auth` of an `mcpServers` entry: `{ type: 'bearer', token }`, `{ type:
- * 'client_credentials', clientId, clientSecret?, scope? }` or `{ type: 'authorization_code',
- * clientId?, clientSecret?, redirectUrl, scope? }`. JSON has no functions: an
+ * 'client_credentials', clientId, clientSecret?, scope?, dpop? }` or `{ type: 'authorization_code',
+ * clientId?, clientSecret?, redirectUrl, scope?, dpop? }` (`dpop`: `true` or `false`). JSON has no functions: an
  * `authorization_code` entry gets an `onAuthorize` that fails with `auth_required` until the
  * application sets its own on the entry's `transport.auth` (the playground does).
  *
@@ -35,6 +35,11 @@ export function parseAuth(value: unknown, reader: AuthFieldReader): McpHttpAuth 
     const found = text(key, false);
     return found === undefined ? {} : { [key]: found };
   };
+  const dpop = (): { dpop?: true } => {
+    if (raw.dpop === undefined || raw.dpop === false) return {};
+    if (raw.dpop !== true) throw reader.fail('"auth.dpop" must be true or false');
+    return { dpop: true };
+  };
   if (raw.type === 'bearer') return { type: 'bearer', token: text('token', true) as string };
   if (raw.type === 'client_credentials') {
     return {
@@ -42,6 +47,7 @@ export function parseAuth(value: unknown, reader: AuthFieldReader): McpHttpAuth 
       clientId: text('clientId', true) as string,
       ...optional('clientSecret'),
       ...optional('scope'),
+      ...dpop(),
     };
   }
   if (raw.type === 'authorization_code') {
@@ -52,6 +58,7 @@ export function parseAuth(value: unknown, reader: AuthFieldReader): McpHttpAuth 
       ...optional('clientId'),
       ...optional('clientSecret'),
       ...optional('scope'),
+      ...dpop(),
       onAuthorize: () =>
         Promise.reject(
           new McpToolError(

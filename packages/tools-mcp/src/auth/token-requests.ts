@@ -1,4 +1,5 @@
 import type { AuthorizationServer } from './discovery.js';
+import type { DpopProver } from './dpop.js';
 import { type AuthScope, authFailed } from './errors.js';
 import { signClientAssertion } from './jwt.js';
 import type { McpFetch, McpPrivateKeyJwt, McpTokens } from './types.js';
@@ -17,6 +18,8 @@ export interface TokenRequestContext {
   readonly resource: string;
   readonly fetch: McpFetch;
   readonly scope: AuthScope;
+  /** DPoP proofs for the token requests, when the auth asks for DPoP-bound tokens. */
+  readonly dpop?: DpopProver;
 }
 
 /**
@@ -30,16 +33,8 @@ export async function requestTokens(
   context: TokenRequestContext,
   what: string,
 ): Promise<McpTokens> {
-  const { server, scope } = context;
-  const form = new URLSearchParams();
-  for (const [key, value] of Object.entries(grant)) if (value !== undefined) form.set(key, value);
-  form.set('resource', context.resource);
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/json',
-  };
-  await authenticateClient(form, headers, context);
-  const body = await postForm(server.tokenEndpoint, form, headers, context, what);
+  const { scope } = context;
+  const body = await postGrant(grant, context, what);
   const accessToken = body.json.access_token;
   const tokenType = body.json.token_type;
   if (!body.ok || typeof accessToken !== 'string' || accessToken === '') {
@@ -51,10 +46,11 @@ export async function requestTokens(
     );
   }
   scope.secrets.add(accessToken);
-  if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') {
+  const type = typeof tokenType === 'string' ? tokenType.toLowerCase() : '';
+  if (type !== 'bearer' && !(type === 'dpop' && context.dpop !== undefined)) {
     throw authFailed(
       scope,
-      `the authorization server issued a '${String(tokenType)}' token for ${what}; only Bearer tokens are supported`,
+      `the authorization server issued a '${String(tokenType)}' token for ${what}; only Bearer tokens${context.dpop === undefined ? ' (and DPoP tokens, with auth.dpop)' : ' and DPoP tokens'} are supported`,
     );
   }
   const refreshToken =
@@ -63,13 +59,55 @@ export async function requestTokens(
   const expiresIn = Number(body.json.expires_in);
   return {
     accessToken,
-    tokenType: 'Bearer',
+    tokenType: type === 'dpop' ? 'DPoP' : 'Bearer',
     ...(refreshToken === undefined ? {} : { refreshToken }),
     ...(Number.isFinite(expiresIn) && expiresIn > 0
       ? { expiresAt: Date.now() + expiresIn * 1000 }
       : {}),
     ...(typeof body.json.scope === 'string' ? { scope: body.json.scope } : {}),
   };
+}
+
+/**
+ * The grant's form with the client's authentication, and a DPoP proof when the session has a
+ * prover: a `use_dpop_nonce` refusal (RFC 9449 §8) is retried once with the server's nonce.
+ */
+async function postGrant(
+  grant: Readonly<Record<string, string | undefined>>,
+  context: TokenRequestContext,
+  what: string,
+): Promise<PostedForm> {
+  const { server, dpop } = context;
+  for (let attempt = 0; ; attempt += 1) {
+    const form = new URLSearchParams();
+    for (const [key, value] of Object.entries(grant)) if (value !== undefined) form.set(key, value);
+    form.set('resource', context.resource);
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
+    await authenticateClient(form, headers, context);
+    if (dpop !== undefined) headers.dpop = await proofFor(dpop, server.tokenEndpoint, context);
+    const body = await postForm(server.tokenEndpoint, form, headers, context, what);
+    const renewed = dpop !== undefined && body.nonce !== undefined;
+    if (renewed) dpop.remember(server.tokenEndpoint, body.nonce);
+    if (body.ok || body.json.error !== 'use_dpop_nonce' || !renewed || attempt > 0) return body;
+  }
+}
+
+async function proofFor(
+  dpop: DpopProver,
+  url: string,
+  context: TokenRequestContext,
+): Promise<string> {
+  try {
+    return await dpop.proof('POST', url);
+  } catch (error) {
+    throw authFailed(
+      context.scope,
+      `could not sign a DPoP proof (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
 }
 
 /**
@@ -120,6 +158,15 @@ async function authenticateClient(
   form.set('client_id', client.clientId);
 }
 
+/** What an OAuth endpoint answered. */
+export interface PostedForm {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly json: Record<string, unknown>;
+  /** The `DPoP-Nonce` header (RFC 9449 §8), when there is one. */
+  readonly nonce?: string;
+}
+
 /** A form POST to an OAuth endpoint; the JSON body (or `{}`), its status and whether it is 2xx. */
 export async function postForm(
   url: string,
@@ -127,11 +174,7 @@ export async function postForm(
   headers: Record<string, string>,
   context: { readonly fetch: McpFetch; readonly scope: AuthScope },
   what: string,
-): Promise<{
-  readonly ok: boolean;
-  readonly status: number;
-  readonly json: Record<string, unknown>;
-}> {
+): Promise<PostedForm> {
   let response: Response;
   try {
     response = await context.fetch(url, { method: 'POST', headers, body, redirect: 'error' });
@@ -142,9 +185,11 @@ export async function postForm(
     );
   }
   const json: unknown = await response.json().catch(() => undefined);
+  const nonce = response.headers.get('dpop-nonce');
   return {
     ok: response.ok,
     status: response.status,
+    ...(nonce === null || nonce === '' ? {} : { nonce }),
     json:
       typeof json === 'object' && json !== null && !Array.isArray(json)
         ? (json as Record<string, unknown>)

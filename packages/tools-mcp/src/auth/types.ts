@@ -26,6 +26,34 @@ export interface McpPrivateKeyJwt {
   readonly keyId?: string;
 }
 
+/** A Web Crypto `CryptoKey`, as much of it as the types need (DOM and Node keys fit). */
+export interface McpCryptoKey {
+  readonly type: string;
+  readonly extractable: boolean;
+  readonly algorithm: object;
+  readonly usages: readonly string[];
+}
+
+/** A Web Crypto `CryptoKeyPair` (from `crypto.subtle.generateKey`). */
+export interface McpCryptoKeyPair {
+  readonly publicKey: McpCryptoKey;
+  readonly privateKey: McpCryptoKey;
+}
+
+/**
+ * DPoP (RFC 9449): `true` for a key pair made for the session (ES256, Web Crypto, the private
+ * key not extractable), or the key pair to use. Tokens are then bound to the key: every request
+ * carries a fresh proof, and the token is sent as `Authorization: DPoP …`.
+ */
+export type McpDpopOption =
+  | true
+  | {
+      /** An ES256 (ECDSA P-256) key pair; default: one made for the session. */
+      readonly key?: McpCryptoKeyPair;
+      /** The proof algorithm: `ES256` (the only one). */
+      readonly alg?: 'ES256';
+    };
+
 /** Machine-to-machine: the client's own credentials buy the token (OAuth `client_credentials`). */
 export interface McpClientCredentialsAuth {
   readonly type: 'client_credentials';
@@ -39,6 +67,46 @@ export interface McpClientCredentialsAuth {
   readonly scope?: string;
   /** Where tokens are kept (default: in memory, for the process). */
   readonly tokenStore?: McpTokenStore;
+  /** DPoP-bound tokens (RFC 9449); default: bearer tokens. */
+  readonly dpop?: McpDpopOption;
+}
+
+/** What the `assertion` callback of `jwt_bearer` is asked for: the audience and the resource. */
+export interface McpAssertionRequest {
+  /** The authorization server's issuer: the assertion's `aud`. */
+  readonly issuer: string;
+  /** Its token endpoint (some servers want it as the audience). */
+  readonly tokenEndpoint: string;
+  /** The protected resource the token is for (RFC 8707). */
+  readonly resource: string;
+  /** The scopes asked for, space separated, when any. */
+  readonly scope?: string;
+}
+
+/**
+ * A JWT the application holds buys the token (RFC 7523 §2.1, `grant_type`
+ * `urn:ietf:params:oauth:grant-type:jwt-bearer`): a workload identity token, or an ID-JAG of
+ * enterprise-managed authorization (see `requestIdJag`).
+ */
+export interface McpJwtBearerAuth {
+  readonly type: 'jwt_bearer';
+  /**
+   * The assertion, asked for at each token request (never kept beyond the token it bought).
+   * A rejected assertion is reported, not retried.
+   */
+  readonly assertion: (request: McpAssertionRequest) => string | Promise<string>;
+  /** The client id at the authorization server (sent as `client_id` without a secret). */
+  readonly clientId: string;
+  /** The client secret, when the authorization server authenticates the client. */
+  readonly clientSecret?: string;
+  /** Or: authenticate with a signed JWT (`private_key_jwt`). */
+  readonly privateKeyJwt?: McpPrivateKeyJwt;
+  /** Scopes to ask for, space separated (default: the server's `scopes_supported`). */
+  readonly scope?: string;
+  /** Where tokens are kept (default: in memory, for the process). */
+  readonly tokenStore?: McpTokenStore;
+  /** DPoP-bound tokens (RFC 9449); default: bearer tokens. */
+  readonly dpop?: McpDpopOption;
 }
 
 /** A person signs in: OAuth authorization code with PKCE (S256). */
@@ -64,15 +132,23 @@ export interface McpAuthorizationCodeAuth {
   readonly clientName?: string;
   /** Where tokens are kept (default: in memory, for the process). */
   readonly tokenStore?: McpTokenStore;
+  /** DPoP-bound tokens (RFC 9449); default: bearer tokens. */
+  readonly dpop?: McpDpopOption;
 }
 
+/** The OAuth grants (`auth` types other than `bearer`). */
+export type McpOAuthGrantAuth =
+  | McpClientCredentialsAuth
+  | McpAuthorizationCodeAuth
+  | McpJwtBearerAuth;
+
 /** How an HTTP MCP server is authorized (`McpHttpTransportConfig.auth`). */
-export type McpHttpAuth = McpBearerAuth | McpClientCredentialsAuth | McpAuthorizationCodeAuth;
+export type McpHttpAuth = McpBearerAuth | McpOAuthGrantAuth;
 
 /** The tokens of one server and client, as a token store keeps them. */
 export interface McpTokens {
   readonly accessToken: string;
-  /** `Bearer`, as the authorization server said. */
+  /** `Bearer`, or `DPoP` for a token bound to the DPoP key (RFC 9449). */
   readonly tokenType: string;
   readonly refreshToken?: string;
   /** When the access token expires, in ms since the epoch. */

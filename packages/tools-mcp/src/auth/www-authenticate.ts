@@ -9,14 +9,24 @@ export interface BearerChallenge {
 }
 
 /**
- * Reads the Bearer challenge of a `WWW-Authenticate` header (other schemes are skipped; quoted
- * and bare values). Returns an empty challenge for a missing or unreadable header. Never throws.
+ * Reads the Bearer challenge of a `WWW-Authenticate` header, or its DPoP challenge (RFC 9449
+ * §7.1, same parameters) when it has no Bearer one (other schemes are skipped; quoted and bare
+ * values). Returns an empty challenge for a missing or unreadable header. Never throws.
  */
 export function parseBearerChallenge(header: string | null): BearerChallenge {
   if (header === null) return {};
-  const start = header.search(/(^|[\s,])bearer(\s|$)/i);
-  if (start < 0) return {};
-  const rest = header.slice(start).replace(/^[\s,]*bearer/i, '');
+  return readChallenge(header, 'bearer') ?? readChallenge(header, 'dpop') ?? {};
+}
+
+/** The DPoP challenge of a `WWW-Authenticate` header only (its `error`: `use_dpop_nonce`?). */
+export function parseDpopChallenge(header: string | null): BearerChallenge {
+  return header === null ? {} : (readChallenge(header, 'dpop') ?? {});
+}
+
+function readChallenge(header: string, scheme: 'bearer' | 'dpop'): BearerChallenge | undefined {
+  const start = header.search(new RegExp(`(^|[\\s,])${scheme}(\\s|$)`, 'i'));
+  if (start < 0) return undefined;
+  const rest = header.slice(start).replace(new RegExp(`^[\\s,]*${scheme}`, 'i'), '');
   const params: Record<string, string> = Object.create(null);
   const pattern = /\s*,?\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/y;
   for (let match = pattern.exec(rest); match !== null; match = pattern.exec(rest)) {

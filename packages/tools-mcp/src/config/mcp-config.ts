@@ -32,8 +32,8 @@ export interface McpServerEntry {
  * `{ "mcpServers": { name: { command, args?, env?, cwd? } | { url, headers?, type?, auth? } } }` (VS
  * Code's `servers` key is accepted too). Entries with `"disabled": true` are skipped.
  * `auth` is `{ type: 'bearer', token }`, `{ type: 'client_credentials', clientId, clientSecret?,
- * scope? }` or `{ type: 'authorization_code', redirectUrl, clientId?, clientSecret?, scope? }`
- * (the application sets its `onAuthorize` on the entry; until then connecting is `auth_required`).
+ * scope?, dpop? }` or `{ type: 'authorization_code', redirectUrl, clientId?, clientSecret?, scope?,
+ * dpop? }` (the application sets its `onAuthorize` on the entry; until then connecting is `auth_required`).
  * `${env:NAME}` and `${NAME}` in `env`, `args`, `url`, `headers` and `auth` are replaced by the host's
  * environment variable, since a server receives none of the host's variables otherwise.
  * Names from the file (servers, tools, variables, headers) key null-prototype objects, so a

@@ -37,7 +37,8 @@ export interface McpHttpTransportConfig {
   readonly headers?: Readonly<Record<string, string>>;
   /**
    * How the server is authorized: a bearer token, or OAuth 2.1 (`client_credentials`,
-   * `authorization_code`) discovered from the server's 401 as the MCP authorization spec says.
+   * `authorization_code`, `jwt_bearer`; DPoP-bound with `dpop`) discovered from the server's 401
+   * as the MCP authorization spec says.
    * Without it, a 401 fails with `auth_required`.
    */
   readonly auth?: McpHttpAuth;
@@ -82,7 +83,9 @@ export function transportRedactor(transport: McpTransportConfig): Redactor {
     ...secretsOfHeaders(transport.headers, true),
     ...secretsOfUrl(transport.url),
     ...(transport.auth?.type === 'bearer' ? [transport.auth.token] : []),
-    ...(transport.auth?.type === 'client_credentials' ? [transport.auth.clientSecret] : []),
+    ...(transport.auth?.type === 'client_credentials' || transport.auth?.type === 'jwt_bearer'
+      ? [transport.auth.clientSecret]
+      : []),
     ...(transport.auth?.type === 'authorization_code' ? [transport.auth.clientSecret] : []),
   ]);
   const auth = transport.auth;

@@ -1,10 +1,11 @@
 // A real authorization server for the tests: oidc-provider (a certified OpenID provider) on
 // 127.0.0.1, issuing JWT access tokens for the resources the test allows, with the
 // development sign-in and consent pages, which `signInWithFetch` drives like a browser.
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createRemoteJWKSet, importJWK, type JWK, jwtVerify } from 'jose';
 import Provider, { type Client, errors } from 'oidc-provider';
 import type { TokenVerdict } from './protected-server.js';
 
@@ -16,6 +17,16 @@ export interface AuthorizationServerOptions {
   readonly clients?: readonly Record<string, unknown>[];
   /** Access token lifetime in seconds (default 3600). */
   readonly accessTokenTtlSeconds?: number;
+  /**
+   * Offers the jwt-bearer grant (RFC 7523 §2.1): assertions signed by this public key, with
+   * this server's issuer as `aud`, buy a JWT access token for the `resource`.
+   */
+  readonly jwtBearerKey?: JWK;
+  /**
+   * DPoP (RFC 9449, oidc-provider's `features.dPoP`): off by default; `requireNonce` makes the
+   * token endpoint answer `use_dpop_nonce` to a proof without its current nonce.
+   */
+  readonly dpop?: { readonly requireNonce?: boolean };
 }
 
 /** A running authorization server. */
@@ -55,6 +66,12 @@ export async function startAuthorizationServer(
       clientCredentials: { enabled: true },
       registration: { enabled: true },
       revocation: { enabled: true },
+      dPoP: {
+        enabled: options.dpop !== undefined,
+        ...(options.dpop?.requireNonce === true
+          ? { nonceSecret: randomBytes(32), requireNonce: () => true }
+          : {}),
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined,
@@ -74,6 +91,9 @@ export async function startAuthorizationServer(
       client.grantTypeAllowed('refresh_token'),
     ttl: { AccessToken: ttl, ClientCredentials: ttl },
   } as never);
+  if (options.jwtBearerKey !== undefined) {
+    registerJwtBearer(provider, issuer, options.jwtBearerKey, options, ttl);
+  }
   const grants: string[] = [];
   provider.on('grant.success', (context: { oidc: { params?: { grant_type?: unknown } } }) => {
     grants.push(String(context.oidc.params?.grant_type));
@@ -96,7 +116,12 @@ export async function startAuthorizationServer(
         return { ok: false, error: 'invalid_request', description: 'no token' };
       try {
         const { payload } = await jwtVerify(token, jwks, { issuer, audience: resource });
-        return { ok: true, scopes: String(payload.scope ?? '').split(' ') };
+        const jkt = (payload.cnf as { jkt?: unknown } | undefined)?.jkt;
+        return {
+          ok: true,
+          scopes: String(payload.scope ?? '').split(' '),
+          ...(typeof jkt === 'string' ? { jkt } : {}),
+        };
       } catch (error) {
         return {
           ok: false,
@@ -111,6 +136,82 @@ export async function startAuthorizationServer(
       await once(server, 'close');
     },
   };
+}
+
+/** RFC 7523 §2.1. */
+const jwtBearerGrant = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+interface GrantContext {
+  oidc: { client: unknown; params: Record<string, unknown> };
+  body: unknown;
+}
+interface IssuingProvider {
+  registerGrantType(
+    name: string,
+    handler: (context: GrantContext) => Promise<void>,
+    parameters: readonly string[],
+  ): void;
+  ClientCredentials: new (init: {
+    client: unknown;
+    scope?: string;
+  }) => {
+    resourceServer: unknown;
+    scope?: string;
+    expiration: number;
+    tokenType: string;
+    save(): Promise<string>;
+  };
+  ResourceServer: new (identifier: string, data: Record<string, unknown>) => unknown;
+}
+
+function registerJwtBearer(
+  provider: Provider,
+  issuer: string,
+  key: JWK,
+  options: AuthorizationServerOptions,
+  ttl: number,
+): void {
+  const issuing = provider as unknown as IssuingProvider;
+  const seen = new Set<string>();
+  issuing.registerGrantType(
+    jwtBearerGrant,
+    async (context) => {
+      const { params, client } = context.oidc;
+      let jti: unknown;
+      try {
+        ({
+          payload: { jti },
+        } = await jwtVerify(String(params.assertion), await importJWK(key, 'ES256'), {
+          audience: issuer,
+        }));
+      } catch (error) {
+        throw new errors.InvalidGrant(
+          `assertion rejected: ${error instanceof Error ? error.message : 'bad'}`,
+        );
+      }
+      if (typeof jti !== 'string' || seen.has(jti))
+        throw new errors.InvalidGrant('assertion replayed');
+      seen.add(jti);
+      const resource = String(params.resource);
+      if (!options.resources().includes(resource)) throw new errors.InvalidTarget();
+      const scope = typeof params.scope === 'string' ? params.scope : 'read';
+      const token = new issuing.ClientCredentials({ client, scope });
+      token.resourceServer = new issuing.ResourceServer(resource, {
+        scope: 'read admin',
+        audience: resource,
+        accessTokenTTL: ttl,
+        accessTokenFormat: 'jwt',
+      });
+      const value = await token.save();
+      context.body = {
+        access_token: value,
+        token_type: token.tokenType,
+        expires_in: token.expiration,
+        scope,
+      };
+    },
+    ['assertion', 'scope', 'resource'],
+  );
 }
 
 /**

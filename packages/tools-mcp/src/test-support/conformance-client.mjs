@@ -5,7 +5,7 @@
 const entry = process.env.AGCORE_MCP_ENTRY;
 if (entry === undefined)
   throw new Error('AGCORE_MCP_ENTRY must be the URL of the bundled package.');
-const { McpClient } = await import(entry);
+const { McpClient, idJagAssertion } = await import(entry);
 
 const url = process.argv[process.argv.length - 1] ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -17,39 +17,58 @@ const protocol = process.env.AGCORE_MCP_PROTOCOL ?? 'legacy';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
 const auth = !scenario.startsWith('auth/')
   ? undefined
-  : scenario.startsWith('auth/client-credentials')
-    ? {
-        type: 'client_credentials',
-        clientId: context.client_id,
-        ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
-        ...(context.private_key_pem === undefined
-          ? {}
-          : {
-              privateKeyJwt: {
-                privateKey: context.private_key_pem,
-                algorithm: context.signing_algorithm ?? 'ES256',
-              },
-            }),
-      }
-    : {
-        type: 'authorization_code',
-        redirectUrl: 'http://localhost:3000/callback',
-        // A pre-registered client where the scenario gives one; else this client's Client ID
-        // Metadata Document, which the client uses where the server supports them and
-        // replaces by dynamic registration where it does not.
-        clientId: context.client_id ?? 'https://conformance-test.local/client-metadata.json',
-        ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
-        onAuthorize: async (authorizationUrl) => {
-          const response = await fetch(authorizationUrl, { redirect: 'manual' });
-          return new URL(response.headers.get('location') ?? '', authorizationUrl);
-        },
-      };
+  : scenario === 'auth/wif-jwt-bearer'
+    ? // A workload identity token the platform handed the workload.
+      { type: 'jwt_bearer', clientId: context.client_id, assertion: () => context.valid_jwt }
+    : scenario === 'auth/enterprise-managed-authorization'
+      ? // The person's IdP ID token, exchanged for an ID-JAG at each token request (SEP-990).
+        {
+          type: 'jwt_bearer',
+          clientId: context.client_id,
+          clientSecret: context.client_secret,
+          assertion: idJagAssertion({
+            tokenEndpoint: context.idp_token_endpoint,
+            subjectToken: context.idp_id_token,
+            clientId: context.idp_client_id,
+          }),
+        }
+      : scenario.startsWith('auth/client-credentials')
+        ? {
+            type: 'client_credentials',
+            clientId: context.client_id,
+            ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+            ...(context.private_key_pem === undefined
+              ? {}
+              : {
+                  privateKeyJwt: {
+                    privateKey: context.private_key_pem,
+                    algorithm: context.signing_algorithm ?? 'ES256',
+                  },
+                }),
+          }
+        : {
+            type: 'authorization_code',
+            redirectUrl: 'http://localhost:3000/callback',
+            // A pre-registered client where the scenario gives one; else this client's Client ID
+            // Metadata Document, which the client uses where the server supports them and
+            // replaces by dynamic registration where it does not.
+            clientId: context.client_id ?? 'https://conformance-test.local/client-metadata.json',
+            // The DPoP extension's scenarios: DPoP-bound tokens (RFC 9449).
+            ...(scenario.startsWith('auth/dpop') ? { dpop: true } : {}),
+            ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+            onAuthorize: async (authorizationUrl) => {
+              const response = await fetch(authorizationUrl, { redirect: 'manual' });
+              return new URL(response.headers.get('location') ?? '', authorizationUrl);
+            },
+          };
 
 const client = new McpClient(
   'conformance',
   { type: 'streamable-http', url, fallbackToSse: false, ...(auth === undefined ? {} : { auth }) },
   {
-    timeoutMs: 20_000,
+    // Generous: the suite starts its 39 clients at once (on a loaded 2-core machine the
+    // OAuth scenarios took over 20 s to connect); the runner kills a client at 60 s.
+    timeoutMs: 45_000,
     protocol,
     // Accept with no fields: the client fills in the schema's defaults (SEP-1034).
     onElicitation: async () => ({ action: 'accept', content: {} }),

@@ -11,6 +11,9 @@ declare module 'oidc-provider' {
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
     on(event: string, listener: (...args: never[]) => void): this;
   }
-  export const errors: { InvalidTarget: new () => Error };
+  export const errors: {
+    InvalidTarget: new () => Error;
+    InvalidGrant: new (description: string) => Error;
+  };
   export type { Client };
 }

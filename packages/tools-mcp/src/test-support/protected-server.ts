@@ -5,10 +5,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { verifyDpopProof } from './dpop-verifier.js';
 
 /** What the check says of a request's token. */
 export type TokenVerdict =
-  | { readonly ok: true; readonly scopes: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly scopes: readonly string[];
+      /** The `cnf.jkt` of a DPoP-bound token (RFC 9449 §6). */
+      readonly jkt?: string;
+    }
   | { readonly ok: false; readonly error: string; readonly description: string };
 
 /** Options of `startProtectedServer`. */
@@ -26,6 +32,12 @@ export interface ProtectedServerOptions {
   readonly scopesSupported?: readonly string[];
   /** A tool that needs this scope: `admin` (403 insufficient_scope without it). */
   readonly adminScope?: string;
+  /**
+   * DPoP (RFC 9449): challenges with the DPoP scheme, and wants DPoP-bound tokens presented
+   * with a valid proof; `nonce: 'fixed'` requires the nonce it hands out, `'rotating'` asks for a
+   * new one on every request and accepts none (a hostile server).
+   */
+  readonly dpop?: { readonly nonce?: 'fixed' | 'rotating' };
 }
 
 /** A running protected server. */
@@ -35,6 +47,12 @@ export interface ProtectedServer {
   readonly origin: string;
   /** The Authorization headers it received, in order. */
   readonly authorizations: (string | undefined)[];
+  /** The DPoP proofs it received with a token, in order. */
+  readonly proofs: string[];
+  /** Why it refused a DPoP proof (not counting nonce challenges), in order. */
+  readonly dpopErrors: string[];
+  /** How many `use_dpop_nonce` challenges it sent. */
+  readonly nonceChallenges: () => number;
   stop(): Promise<void>;
 }
 
@@ -43,6 +61,11 @@ export async function startProtectedServer(
   options: ProtectedServerOptions,
 ): Promise<ProtectedServer> {
   const authorizations: (string | undefined)[] = [];
+  const proofs: string[] = [];
+  const dpopErrors: string[] = [];
+  const seen = new Set<string>();
+  let nonceChallenges = 0;
+  let nonce = 'nonce-0';
   let origin = '';
   const server = createServer((request, response) => {
     void handle(request, response).catch(() => {
@@ -67,16 +90,53 @@ export async function startProtectedServer(
     if (path !== '/mcp') return void response.writeHead(404).end();
     const header = request.headers.authorization;
     authorizations.push(header);
-    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+    const [, scheme, token] = /^(Bearer|DPoP) (.+)$/.exec(header ?? '') ?? [];
     const metadata = `resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
+    const challenge = options.dpop === undefined ? 'Bearer' : 'DPoP algs="ES256",';
     const verdict = await options.verify(token, `${origin}/mcp`);
+    const refuse = (error: string, description: string, extra: Record<string, string> = {}) =>
+      void response
+        .writeHead(401, {
+          'www-authenticate': `${challenge} ${metadata}, error="${error}", error_description="${description.replace(/["\\]/g, '\\$&')}"`,
+          ...extra,
+        })
+        .end();
     if (!verdict.ok) {
-      const error =
-        token === undefined
-          ? ''
-          : `, error="${verdict.error}", error_description="${verdict.description.replace(/["\\]/g, '\\$&')}"`;
-      response.writeHead(401, { 'www-authenticate': `Bearer ${metadata}${error}` }).end();
-      return;
+      if (token === undefined) {
+        response.writeHead(401, { 'www-authenticate': `${challenge} ${metadata}` }).end();
+        return;
+      }
+      return refuse(verdict.error, verdict.description);
+    }
+    if (verdict.jkt !== undefined || options.dpop !== undefined) {
+      const proof = request.headers.dpop;
+      if (typeof proof === 'string') proofs.push(proof);
+      const checked =
+        scheme !== 'DPoP'
+          ? {
+              ok: false as const,
+              error: 'invalid_token',
+              description: 'a DPoP-bound token needs the DPoP scheme',
+            }
+          : await verifyDpopProof(typeof proof === 'string' ? proof : undefined, {
+              method: request.method ?? '',
+              url: `${origin}${request.url ?? ''}`,
+              accessToken: token ?? '',
+              jkt: verdict.jkt,
+              seen,
+              ...(options.dpop?.nonce === undefined
+                ? {}
+                : { nonce: options.dpop.nonce === 'rotating' ? 'never-handed-out' : nonce }),
+            });
+      if (!checked.ok && checked.error === 'use_dpop_nonce') {
+        nonceChallenges += 1;
+        if (options.dpop?.nonce === 'rotating') nonce = `nonce-${nonceChallenges}`;
+        return refuse('use_dpop_nonce', checked.description, { 'dpop-nonce': nonce });
+      }
+      if (!checked.ok) {
+        dpopErrors.push(checked.description);
+        return refuse(checked.error, checked.description);
+      }
     }
     const body = await readJson(request);
     const wantsAdmin =
@@ -130,6 +190,9 @@ export async function startProtectedServer(
     url: `${origin}/mcp`,
     origin,
     authorizations,
+    proofs,
+    dpopErrors,
+    nonceChallenges: () => nonceChallenges,
     stop: async () => {
       server.closeAllConnections();
       server.close();
