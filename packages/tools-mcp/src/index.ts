@@ -23,6 +23,7 @@ export type {
   McpHttpAuth,
   McpJsonWebKey,
   McpJwtBearerAuth,
+  McpNamedGrantAuth,
   McpOAuthGrantAuth,
   McpPrivateKeyJwt,
   McpTokenKey,

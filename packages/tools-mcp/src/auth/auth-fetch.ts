@@ -2,7 +2,8 @@ import { describeThrown } from '@agcore/tools-core';
 import { type AuthScope, authFailed, authRequired } from './errors.js';
 import { OAuthSession } from './oauth-session.js';
 import { secretsOf } from './secrets.js';
-import type { McpBearerAuth, McpFetch, McpHttpAuth } from './types.js';
+import { typedAuth } from './typed-auth.js';
+import type { McpBearerAuth, McpFetch, McpHttpAuth, McpTypedAuth } from './types.js';
 import { parseBearerChallenge } from './www-authenticate.js';
 
 /** Where an authenticating fetch sends its requests. */
@@ -13,7 +14,7 @@ export interface AuthFetchSettings {
   readonly fetch?: McpFetch;
 }
 
-const sessions = new WeakMap<McpHttpAuth, Map<string, OAuthSession>>();
+const sessions = new WeakMap<McpTypedAuth, Map<string, OAuthSession>>();
 
 /**
  * The `fetch` an HTTP transport runs on for `auth`: it adds `Authorization: Bearer …`, and for
@@ -22,11 +23,12 @@ const sessions = new WeakMap<McpHttpAuth, Map<string, OAuthSession>>();
  * Engine independent: any transport that takes a `fetch` can use it.
  */
 export function createAuthFetch(
-  auth: McpHttpAuth | undefined,
+  given: McpHttpAuth | undefined,
   settings: AuthFetchSettings,
 ): McpFetch {
   const base: McpFetch = settings.fetch ?? ((input, init) => fetch(input, init));
-  if (auth === undefined) return unauthenticatedFetch(base, settings.serverName);
+  if (given === undefined) return unauthenticatedFetch(base, settings.serverName);
+  const auth = typedAuth(given);
   const scope: AuthScope = { serverName: settings.serverName, secrets: secretsOf(auth) };
   if (auth.type === 'bearer') return bearerFetch(auth, base, scope);
   let byServer = sessions.get(auth);

@@ -3,7 +3,12 @@
 // once, not retried.
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpAssertionRequest, McpClient, type McpToolError } from '../index.js';
+import {
+  type McpAssertionRequest,
+  McpClient,
+  type McpNamedGrantAuth,
+  type McpToolError,
+} from '../index.js';
 import {
   type AuthorizationServer,
   startAuthorizationServer,
@@ -80,6 +85,42 @@ describe('jwt_bearer against oidc-provider', () => {
         scope: 'read',
       },
     ]);
+  });
+
+  it("takes the grant named as the issue names it, { grant: 'jwt_bearer' }, the same as type", async () => {
+    const before = as.grants.length;
+    let asked = 0;
+    const client = new McpClient('jobs', {
+      type: 'streamable-http',
+      url: mcp.url,
+      auth: {
+        grant: 'jwt_bearer',
+        clientId: 'workload',
+        scope: 'read',
+        assertion: (request) => {
+          asked += 1;
+          return sign(request.issuer);
+        },
+      },
+    });
+    await client.connect();
+    expect((await client.callTool('whoami', {})).value).toBe('scopes: read');
+    await client.close();
+    expect(as.grants.slice(before)).toEqual([jwtBearer]);
+    expect(asked).toBe(1);
+    const disagreeing = {
+      type: 'client_credentials',
+      grant: 'jwt_bearer',
+      clientId: 'workload',
+      assertion: () => 'x',
+    } as unknown as McpNamedGrantAuth;
+    expect(
+      () => new McpClient('jobs', { type: 'streamable-http', url: mcp.url, auth: disagreeing }),
+    ).toThrow(/auth\.type 'client_credentials' and auth\.grant 'jwt_bearer' disagree/);
+    const unknown = { grant: 'password', clientId: 'x' } as unknown as McpNamedGrantAuth;
+    expect(
+      () => new McpClient('jobs', { type: 'streamable-http', url: mcp.url, auth: unknown }),
+    ).toThrow(TypeError);
   });
 
   it('an assertion the server refuses: auth_failed with its error, asked once, not retried', async () => {

@@ -142,8 +142,23 @@ export type McpOAuthGrantAuth =
   | McpAuthorizationCodeAuth
   | McpJwtBearerAuth;
 
+/** `G` with its `type` also (or only) given as `grant`. */
+type NamedByGrant<G> = G extends { readonly type: infer T }
+  ? Omit<G, 'type'> & { readonly grant: T; readonly type?: T }
+  : never;
+
+/**
+ * An OAuth grant named by `grant` instead of `type`, as in `{ grant: 'jwt_bearer', clientId,
+ * assertion }`: the same fields and the same behaviour as the `type` form. When both are given
+ * they must agree.
+ */
+export type McpNamedGrantAuth = NamedByGrant<McpOAuthGrantAuth>;
+
 /** How an HTTP MCP server is authorized (`McpHttpTransportConfig.auth`). */
-export type McpHttpAuth = McpBearerAuth | McpOAuthGrantAuth;
+export type McpHttpAuth = McpBearerAuth | McpOAuthGrantAuth | McpNamedGrantAuth;
+
+/** An `auth` as the client uses it: the grant named by `type`. */
+export type McpTypedAuth = McpBearerAuth | McpOAuthGrantAuth;
 
 /** The tokens of one server and client, as a token store keeps them. */
 export interface McpTokens {

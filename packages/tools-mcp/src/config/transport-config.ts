@@ -6,6 +6,7 @@ import {
   secretsOfUrl,
 } from '@agcore/tools-core';
 import { secretsOf } from '../auth/secrets.js';
+import { typedAuth } from '../auth/typed-auth.js';
 import type { McpHttpAuth } from '../auth/types.js';
 
 /** Starts a local MCP server as a child process and talks to it over stdin/stdout. Node only. */
@@ -79,16 +80,16 @@ export function describeTransport(transport: McpTransportConfig): string {
  */
 export function transportRedactor(transport: McpTransportConfig): Redactor {
   if (transport.type === 'stdio') return createRedactor([]);
+  const auth = transport.auth === undefined ? undefined : typedAuth(transport.auth);
   const configured = createRedactor([
     ...secretsOfHeaders(transport.headers, true),
     ...secretsOfUrl(transport.url),
-    ...(transport.auth?.type === 'bearer' ? [transport.auth.token] : []),
-    ...(transport.auth?.type === 'client_credentials' || transport.auth?.type === 'jwt_bearer'
-      ? [transport.auth.clientSecret]
+    ...(auth?.type === 'bearer' ? [auth.token] : []),
+    ...(auth?.type === 'client_credentials' || auth?.type === 'jwt_bearer'
+      ? [auth.clientSecret]
       : []),
-    ...(transport.auth?.type === 'authorization_code' ? [transport.auth.clientSecret] : []),
+    ...(auth?.type === 'authorization_code' ? [auth.clientSecret] : []),
   ]);
-  const auth = transport.auth;
   // Tokens come and go: the auth's secrets are read at each use.
   return auth === undefined ? configured : (text) => secretsOf(auth).redact(configured(text));
 }
