@@ -1,10 +1,5 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@agcore/tools-core';
-import type {
-  McpResourceInfo,
-  McpResourceTemplateInfo,
-  ResourceView,
-} from '../resources/resource-types.js';
 
 /** The MCP-side name the changes of the resource tools' view are reported and accepted under. */
 export const resourceViewToolName = 'list_resources';
@@ -17,7 +12,16 @@ export interface ResourceChange {
   readonly fingerprint: string;
 }
 
-type Entry = McpResourceInfo | McpResourceTemplateInfo;
+/** A listed resource (`uri`) or template (`uriTemplate`): the fields that are pinned. */
+type Entry = (
+  | { readonly uri: string; readonly uriTemplate?: undefined }
+  | { readonly uri?: undefined; readonly uriTemplate: string }
+) & {
+  readonly name: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly mimeType?: string | undefined;
+};
 type List = 'resources' | 'templates';
 
 /**
@@ -27,7 +31,7 @@ type List = 'resources' | 'templates';
  * same key is a change, held back under `'block'` until accepted. New entries are pinned, gone
  * ones are no change.
  */
-export class ResourcePins implements ResourceView {
+export class ResourcePins {
   /** The pinned fingerprint of each key, per list (a template may look like a uri). */
   private readonly pinned = new Map<List, Map<string, string>>();
   /** The latest listing's fingerprint of each key, per list. */
@@ -52,15 +56,17 @@ export class ResourcePins implements ResourceView {
     return changes;
   }
 
+  /** The entries the model may see: under `'block'`, without the changed ones. Never throws. */
   visible<T extends Entry>(entries: readonly T[]): readonly T[] {
     if (this.mode !== 'block') return entries;
     return entries.filter(
       (entry) =>
-        this.pins('uri' in entry ? 'resources' : 'templates').get(keyOf(entry)) ===
+        this.pins(entry.uri === undefined ? 'templates' : 'resources').get(keyOf(entry)) ===
         entryFingerprint(entry),
     );
   }
 
+  /** Whether `read_resource` may read `uri`: not while its listed entry is held back. */
   readable(uri: string): boolean {
     if (this.mode !== 'block') return true;
     const fingerprint = this.listed.get('resources')?.get(uri);
@@ -97,7 +103,7 @@ export class ResourcePins implements ResourceView {
 }
 
 function keyOf(entry: Entry): string {
-  return 'uri' in entry ? entry.uri : entry.uriTemplate;
+  return entry.uri ?? entry.uriTemplate;
 }
 
 /** SHA-256 (hex) of the entry's descriptive fields as canonical JSON. Never throws. */
