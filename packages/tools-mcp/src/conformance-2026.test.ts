@@ -92,6 +92,8 @@ describe('official MCP conformance suite 0.2 (2026-07-28 client scenarios), prot
       'request-metadata',
       'http-standard-headers',
       'http-invalid-tool-headers',
+      'http-custom-headers',
+      'sep-2322-client-request-state',
       'json-schema-ref-no-deref',
       'auth/metadata-default',
       'auth/scope-step-up',

@@ -142,6 +142,11 @@ export interface McpToolChangedWarning {
   readonly previousFingerprint: string;
   /** SHA-256 (hex) of the definition now listed. */
   readonly fingerprint: string;
+  /**
+   * For `toolName: 'list_resources'` (the resource tools' view, see `resourceTools()`): the
+   * `uri` of the resource, or the `uriTemplate` of the template, whose entry changed.
+   */
+  readonly uri?: string;
   /** With `onToolChange: 'block'`: the tool is kept out of `tools()` until accepted. */
   readonly blocked: boolean;
   /** What happened and what to do, in one sentence naming the server and the tool. */

@@ -64,15 +64,21 @@ export class Offerings {
     return this.resources !== undefined || this.prompts !== undefined;
   }
 
-  /** The server capabilities for what is served (both eras take the same shape). */
-  capabilities(): {
-    resources?: Record<string, never>;
-    prompts?: Record<string, never>;
+  /**
+   * The server capabilities for what is served (both eras take the same shape): `listChanged`
+   * when changes are announced (an `eventBus` or `changes`), `subscribe` when updates of one
+   * resource reach the client too (2026-07-28 `subscriptions/listen` only).
+   */
+  capabilities(announced: { readonly listChanged: boolean; readonly subscribe: boolean }): {
+    resources?: { listChanged?: true; subscribe?: true };
+    prompts?: { listChanged?: true };
     completions?: Record<string, never>;
   } {
+    const listChanged = announced.listChanged ? { listChanged: true as const } : {};
+    const subscribe = announced.subscribe ? { subscribe: true as const } : {};
     return {
-      ...(this.resources === undefined ? {} : { resources: {} }),
-      ...(this.prompts === undefined ? {} : { prompts: {} }),
+      ...(this.resources === undefined ? {} : { resources: { ...listChanged, ...subscribe } }),
+      ...(this.prompts === undefined ? {} : { prompts: listChanged }),
       ...(this.any ? { completions: {} } : {}),
     };
   }

@@ -13,10 +13,11 @@ import type { McpTransportConfig } from '../config/transport-config.js';
 import type { ConnectionSettings, EngineConnection } from '../engines/engine.js';
 import { notStartedError } from '../engines/error-mapping.js';
 import { ToolListing } from '../listing/tool-listing.js';
+import { ResourcePins, resourceViewToolName } from '../pins/resource-pins.js';
 import { ToolPins } from '../pins/tool-pins.js';
 import { maxResourceBytes, Offerings } from '../resources/offerings.js';
 import { McpOfferingsClient } from '../resources/offerings-client.js';
-import type { OfferingsReader } from '../resources/resource-types.js';
+import type { OfferingsReader, ResourceView } from '../resources/resource-types.js';
 import { type McpTool, type McpToolsOptions, mcpTools, type ToolHost } from '../tools/mcp-tools.js';
 import type { McpCallOptions, McpClientOptions, McpToolInfo } from '../types.js';
 import { runCall, runCallForValue } from './call-run.js';
@@ -51,6 +52,10 @@ export class McpClient extends McpOfferingsClient {
   private readonly link: ClientLink;
   private readonly reporter: Reporter;
   private readonly pins: ToolPins;
+  /** The resource tools' view, pinned as tools are (same `onToolChange`). */
+  private readonly resourcePins: ResourcePins;
+  /** What the resource pins let the model see and read. */
+  protected readonly resourceView: ResourceView;
   /** The client's `retry`, checked; `undefined`: calls are made once. */
   private readonly retry: RetryPolicy | undefined;
   protected readonly offerings: OfferingsReader;
@@ -102,6 +107,9 @@ export class McpClient extends McpOfferingsClient {
       },
     });
     this.pins = new ToolPins(options.onToolChange ?? 'report');
+    const resourcePins = new ResourcePins(options.onToolChange ?? 'report');
+    this.resourcePins = resourcePins;
+    this.resourceView = resourcePins;
     this.offeringsState = new Offerings({
       serverName,
       timeoutMs: () => this.timeoutMs,
@@ -109,6 +117,11 @@ export class McpClient extends McpOfferingsClient {
       ready: () => this.link.ready(undefined),
       warn: (message) => this.reporter.invalidOffering(message),
       report: (error) => this.reporter.error(error),
+      listed: (list, items) => {
+        for (const change of resourcePins.check(list, items)) {
+          this.reporter.resourceChanged(change, resourcePins.blocks);
+        }
+      },
     });
     this.offerings = this.offeringsState;
     this.link = new ClientLink(this.settings, options.autoReconnect, {
@@ -278,7 +291,9 @@ export class McpClient extends McpOfferingsClient {
    * again). Returns false when the tool's listed definition is the pinned one. Never throws.
    */
   acceptToolChange(name: string): boolean {
-    return this.pins.accept(name);
+    const tool = this.pins.accept(name);
+    const resources = name === resourceViewToolName && this.resourcePins.accept();
+    return tool || resources;
   }
 
   /**

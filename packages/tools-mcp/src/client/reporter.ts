@@ -1,5 +1,6 @@
 import type { ToolProblem } from '../listing/tool-validation.js';
 import { McpToolError } from '../mcp-tool-error.js';
+import { type ResourceChange, resourceViewToolName } from '../pins/resource-pins.js';
 import type { ToolChange } from '../pins/tool-pins.js';
 import type { McpWarning } from '../types.js';
 
@@ -40,7 +41,6 @@ export class Reporter {
   /** Reports a tool whose definition (or MCP name) changed, once per new definition. */
   toolChanged(change: ToolChange, blocked: boolean): void {
     const { toolName, previousToolName, exposedName, previousFingerprint, fingerprint } = change;
-    const short = (hash: string): string => `${hash.slice(0, 12)}…`;
     const what =
       previousToolName === toolName
         ? `tool '${toolName}' changed its definition since this client first saw it (fingerprint ${short(previousFingerprint)} → ${short(fingerprint)})`
@@ -57,6 +57,27 @@ export class Reporter {
         blocked
           ? `it is kept out of tools() until the application reviews it and calls acceptToolChange('${toolName}')`
           : `the new definition is in use (onToolChange: 'block' would hold it back until accepted)`
+      }.`,
+    });
+  }
+
+  /** Reports a resource or template whose entry changed, once per new fingerprint. */
+  resourceChanged(change: ResourceChange, blocked: boolean): void {
+    const { uri, previousFingerprint, fingerprint } = change;
+    const toolName = resourceViewToolName;
+    this.warn(`tool_changed\n${toolName}\n${uri}\n${fingerprint}`, {
+      kind: 'tool_changed',
+      serverName: this.serverName,
+      toolName,
+      previousToolName: toolName,
+      uri,
+      previousFingerprint,
+      fingerprint,
+      blocked,
+      message: `MCP server '${this.serverName}': the entry of '${uri}' that ${toolName} shows changed its name, title, description or MIME type since this client first saw it (fingerprint ${short(previousFingerprint)} → ${short(fingerprint)}); ${
+        blocked
+          ? `it is kept out of the resource tools until the application reviews it and calls acceptToolChange('${toolName}')`
+          : `the new entry is in use (onToolChange: 'block' would hold it back until accepted)`
       }.`,
     });
   }
@@ -89,4 +110,8 @@ export class Reporter {
       // A failing listener must not break the listing.
     }
   }
+}
+
+function short(hash: string): string {
+  return `${hash.slice(0, 12)}…`;
 }

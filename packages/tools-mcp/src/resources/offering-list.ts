@@ -8,6 +8,8 @@ export interface OfferingListSpec<T> {
   readonly field: string;
   /** The item as the client hands it out, or a reason it is left out. */
   check(item: unknown): T | string;
+  /** Told each settled listing (once per listing, not per get). */
+  listed?(items: readonly T[]): void;
 }
 
 /** What a list needs from its client. */
@@ -95,6 +97,7 @@ export class OfferingList<T> {
         seen.add(cursor);
       }
     } while (cursor !== undefined);
+    this.spec.listed?.(items);
     return Object.freeze(items);
   }
 }

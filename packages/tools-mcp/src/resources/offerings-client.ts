@@ -12,6 +12,7 @@ import type {
   McpResourceTemplateInfo,
   McpResourceUpdated,
   OfferingsReader,
+  ResourceView,
 } from './resource-types.js';
 
 /**
@@ -24,6 +25,8 @@ export abstract class McpOfferingsClient {
   abstract readonly serverName: string;
   /** The client's resources and prompts. */
   protected abstract readonly offerings: OfferingsReader;
+  /** What the resource pins let the model see and read. */
+  protected abstract readonly resourceView: ResourceView;
 
   /**
    * Every resource of the server, all pages, cached until the server sends
@@ -83,11 +86,14 @@ export abstract class McpOfferingsClient {
   /**
    * The `list_resources` and `read_resource` tools, for a registry or an LLM loop: they require
    * `read` (or `permissions`), their results are JSON like any tool's (bounded by
-   * `maxResourceBytes`; a loop spills a large one as it does any result).
+   * `maxResourceBytes`; a loop spills a large one as it does any result). The server's part of
+   * what `list_resources` shows is pinned like a tool's definition: a changed entry is a
+   * `tool_changed` warning of `list_resources`, held back under `onToolChange: 'block'` until
+   * `acceptToolChange('list_resources')`.
    *
    * @throws {TypeError} when `permissions` is empty or holds a non-permission.
    */
   resourceTools(options?: McpResourceToolsOptions): McpResourceTool[] {
-    return resourceTools(this.serverName, this.offerings, options);
+    return resourceTools(this.serverName, this.offerings, this.resourceView, options);
   }
 }

@@ -46,6 +46,11 @@ export interface OfferingsHost extends OfferingListSettings {
   readonly maxResourceBytes: number;
   /** Receives failures no request can be rejected with (a throwing callback, a resubscribe). */
   report(error: unknown): void;
+  /** Told each settled listing of resources or templates (the pins). Never throws. */
+  listed(
+    list: 'resources' | 'templates',
+    items: readonly McpResourceInfo[] | readonly McpResourceTemplateInfo[],
+  ): void;
 }
 
 /**
@@ -62,11 +67,21 @@ export class Offerings {
 
   constructor(private readonly host: OfferingsHost) {
     this.resources = new OfferingList(
-      { method: 'resources/list', field: 'resources', check: checkResource },
+      {
+        method: 'resources/list',
+        field: 'resources',
+        check: checkResource,
+        listed: (items) => host.listed('resources', items),
+      },
       host,
     );
     this.templates = new OfferingList(
-      { method: 'resources/templates/list', field: 'resourceTemplates', check: checkTemplate },
+      {
+        method: 'resources/templates/list',
+        field: 'resourceTemplates',
+        check: checkTemplate,
+        listed: (items) => host.listed('templates', items),
+      },
       host,
     );
     this.prompts = new OfferingList(

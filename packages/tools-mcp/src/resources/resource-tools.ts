@@ -9,7 +9,7 @@ import type {
 import { McpToolError } from '../mcp-tool-error.js';
 import { exposedToolName } from '../tool-names.js';
 import { permissionListProblem } from '../tool-permissions.js';
-import type { OfferingsReader } from './resource-types.js';
+import type { OfferingsReader, ResourceView } from './resource-types.js';
 
 /** Options of `McpClient.resourceTools()`. */
 export interface McpResourceToolsOptions {
@@ -29,13 +29,16 @@ export interface McpResourceTool extends BaseTool<JsonObject, JsonValue> {
 
 /**
  * The two tools that let a model read a server's resources: `list_resources` (the resources
- * and templates) and `read_resource` (`{ uri }`, within `maxResourceBytes`).
+ * and templates) and `read_resource` (`{ uri }`, within `maxResourceBytes`). `view` holds back
+ * what the pins block (`onToolChange: 'block'`): changed entries, and reads of a changed
+ * resource.
  *
  * @throws {TypeError} when `permissions` is empty or holds a non-permission.
  */
 export function resourceTools(
   serverName: string,
   offerings: OfferingsReader,
+  view: ResourceView,
   options: McpResourceToolsOptions = {},
 ): McpResourceTool[] {
   const permissions = options.permissions ?? ['read'];
@@ -66,7 +69,10 @@ export function resourceTools(
         offerings.listResources(),
         offerings.listResourceTemplates().catch(() => []),
       ]);
-      return { resources, templates } as unknown as JsonValue;
+      return {
+        resources: view.visible(resources),
+        templates: view.visible(templates),
+      } as unknown as JsonValue;
     },
   });
   const read: McpResourceTool = Object.freeze({
@@ -87,6 +93,13 @@ export function resourceTools(
           serverName,
           toolName: 'read_resource',
         });
+      }
+      if (!view.readable(uri)) {
+        throw new McpToolError(
+          'denied',
+          `read_resource of MCP server '${serverName}': the listed entry of '${uri}' changed since this client first saw it; it is held back until the application reviews it and calls acceptToolChange('list_resources').`,
+          { serverName, toolName: 'read_resource' },
+        );
       }
       const read = await offerings.readResource(uri);
       return read as unknown as JsonValue;

@@ -87,3 +87,14 @@ export interface OfferingsReader {
   /** Updates of one resource until the returned function is called. */
   subscribeResource(uri: string, onUpdated: McpResourceUpdated): Promise<() => Promise<void>>;
 }
+
+/**
+ * What `resourceTools` ask the client's resource pins (`ResourcePins`), in public types only
+ * (see `OfferingsReader`).
+ */
+export interface ResourceView {
+  /** The entries the model may see: under `'block'`, without the changed ones. Never throws. */
+  visible<T extends McpResourceInfo | McpResourceTemplateInfo>(entries: readonly T[]): readonly T[];
+  /** Whether `read_resource` may read `uri`: not while its listed entry is held back. */
+  readable(uri: string): boolean;
+}

@@ -84,6 +84,17 @@ try {
     await client.callTool('test_client_elicitation_defaults', {});
   } else if (scenario === 'sse-retry') {
     await client.callTool('test_reconnection', {});
+  } else if (Array.isArray(context.toolCalls)) {
+    // The scenario names the calls and their arguments (http-custom-headers: values the v2
+    // SDK mirrors into Mcp-Param-* headers from the tool's x-mcp-header annotations).
+    for (const call of context.toolCalls) await client.callTool(call.name, call.arguments ?? {});
+  } else if (scenario === 'sep-2322-client-request-state') {
+    // Every MRTR tool: state echoed, no state, a plain call during another's round, no
+    // resultType. The unrelated call runs while the echo call waits for its elicitation.
+    const call = (name) => client.callTool(name, {});
+    await Promise.all([call('test_mrtr_echo_state'), call('test_mrtr_unrelated')]);
+    await call('test_mrtr_no_state');
+    await call('test_mrtr_no_result_type');
   } else {
     const first = tools[0];
     if (first !== undefined && scenario !== 'initialize') await client.callTool(first.name, {});

@@ -28,6 +28,8 @@ export interface ModernServerOptions {
   readonly legacy: 'reject' | 'stateless';
   /** The `ttlMs` of its tool lists (default 0: no promise). */
   readonly toolsTtlMs?: number;
+  /** Registers more on each request's server (resources, prompts). */
+  readonly extend?: (server: McpServer) => void;
 }
 
 /**
@@ -133,9 +135,14 @@ export function modernMcpServer(events: string[] = [], toolsTtlMs = 0): McpServe
 /** Starts the v2 test server on a free port of 127.0.0.1 (`/mcp`). */
 export async function startModernHttp(options: ModernServerOptions): Promise<ModernHttpServer> {
   const events: string[] = [];
-  const handler = createMcpHandler(() => modernMcpServer(events, options.toolsTtlMs), {
-    legacy: options.legacy,
-  });
+  const handler = createMcpHandler(
+    () => {
+      const server = modernMcpServer(events, options.toolsTtlMs);
+      options.extend?.(server);
+      return server;
+    },
+    { legacy: options.legacy },
+  );
   const methods: string[] = [];
   const requests: string[] = [];
   const http = createServer((request, response) => {

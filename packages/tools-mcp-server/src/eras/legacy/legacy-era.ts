@@ -47,7 +47,7 @@ export function createLegacyServer(
       capabilities: {
         tools: { listChanged: setup.listChanged },
         logging: {},
-        ...setup.offerings.capabilities(),
+        ...setup.offerings.capabilities({ listChanged: setup.listChanged, subscribe: false }),
       },
       ...(setup.jsonSchemaValidator === undefined
         ? {}

@@ -52,7 +52,10 @@ export function createModernHandler(setup: ModernSetup): McpHttpHandler {
         capabilities: {
           tools: { listChanged: setup.eventBus !== undefined },
           logging: {},
-          ...setup.offerings.capabilities(),
+          ...setup.offerings.capabilities({
+            listChanged: setup.eventBus !== undefined,
+            subscribe: setup.eventBus !== undefined,
+          }),
         },
         cacheHints: {
           'tools/list': cacheHint,

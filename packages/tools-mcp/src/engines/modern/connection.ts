@@ -29,6 +29,7 @@ import { sendOffering, updatedUri } from '../offering-requests.js';
 import { deliverProgressBeforeResponses } from '../progress-order.js';
 import { StderrBuffer } from '../stderr-buffer.js';
 import { ResponseStreams, streamCutResponse } from '../stream-cut.js';
+import { listChangesFilter, ResourceListens } from './listens.js';
 
 // The v2 SDK is an optional peer: its specifier is computed so that a bundler of an application
 // that does not install it leaves the import alone (the modern engine then loads it from
@@ -54,6 +55,7 @@ export class ModernConnection implements EngineConnection {
   lost: McpToolError | undefined;
   private readonly stdio: StdioClientTransport | undefined;
   private readonly definitions = new Map<string, ToolDefinition>();
+  private readonly resourceListens: ResourceListens;
 
   private constructor(
     private readonly settings: ConnectionSettings,
@@ -74,6 +76,7 @@ export class ModernConnection implements EngineConnection {
         mode: settings.protocol === 'auto' ? 'auto' : { pin: '2026-07-28' },
       },
     });
+    this.resourceListens = new ResourceListens(this.sdk);
     this.sdk.onclose = () => this.handleClose();
     this.sdk.onerror = (error) => this.report(error);
     this.sdk.setNotificationHandler('notifications/tools/list_changed', () => {
@@ -96,7 +99,7 @@ export class ModernConnection implements EngineConnection {
 
   /**
    * Negotiates the era and connects within `connectTimeoutMs`; on a modern connection, opens
-   * the `subscriptions/listen` stream for tool list changes.
+   * the `subscriptions/listen` stream for list changes (tools, resources, prompts).
    *
    * @throws {McpToolError} `mcp_error` or `mcp_timeout`; the connection is shut down then.
    */
@@ -153,13 +156,15 @@ export class ModernConnection implements EngineConnection {
   }
 
   /**
-   * Opens `subscriptions/listen` for tool list changes, when the server says its tool list can
-   * change; a server that turns the method down (-32601) just sends no change notices.
+   * Opens `subscriptions/listen` for the list changes the server says can happen (its tools',
+   * resources', prompts' `listChanged`); a server that turns the method down (-32601) just
+   * sends no change notices.
    */
   private async listenForChanges(timeoutMs: number): Promise<void> {
-    if (this.sdk.getServerCapabilities()?.tools?.listChanged !== true) return;
+    const filter = listChangesFilter(this.sdk.getServerCapabilities());
+    if (filter === undefined) return;
     try {
-      await this.sdk.listen({ toolsListChanged: true }, { timeout: timeoutMs });
+      await this.sdk.listen(filter, { timeout: timeoutMs });
     } catch (error) {
       if (
         asLegacyError(error) instanceof McpError &&
@@ -239,6 +244,11 @@ export class ModernConnection implements EngineConnection {
   }
 
   offering(method: OfferingMethod, params: Record<string, unknown>, timeoutMs: number) {
+    // 2026-07-28 has no resources/subscribe: a subscription is a subscriptions/listen stream.
+    if (this.protocolEra === 'modern' && method === 'resources/subscribe')
+      return this.resourceListens.subscribe(String(params.uri), timeoutMs);
+    if (this.protocolEra === 'modern' && method === 'resources/unsubscribe')
+      return this.resourceListens.unsubscribe(String(params.uri));
     return sendOffering(this.sdk, method, params, timeoutMs);
   }
 
