@@ -35,7 +35,8 @@ export function withPlaygroundAuth(
     if (transport.type === 'stdio' || transport.auth === undefined) return entry;
     const auth = transport.auth;
     if (auth.type === 'bearer') return entry;
-    if (auth.type === 'client_credentials') {
+    // Only a person signing in has a redirect URL (client credentials, jwt_bearer: no browser).
+    if (!('redirectUrl' in auth)) {
       return { ...entry, transport: { ...transport, auth: { ...auth, tokenStore } } };
     }
     const onAuthorize = async (authorizationUrl: URL): Promise<URL> => {
