@@ -32,8 +32,34 @@ export class EventStream implements AsyncGenerator<StreamEvent, ChatResponse, un
       const value = this.#batch[this.#index++] as StreamEvent;
       return Promise.resolve({ value, done: false });
     }
-    return this.#enqueue(() => this.#pull(undefined));
+    return this.#enqueue(this.#pullNext);
   }
+
+  /**
+   * The next event once the buffer is empty: the source's next batch, on callbacks (one
+   * reaction a batch, not an async function's frame and awaits: this runs once per batch).
+   */
+  readonly #pullNext = (): Promise<IteratorResult<StreamEvent, ChatResponse>> => {
+    if (this.#index < this.#batch.length) {
+      return Promise.resolve({ value: this.#batch[this.#index++] as StreamEvent, done: false });
+    }
+    return this.#source.next().then(this.#take);
+  };
+
+  /** Takes a step of the source: the first event of its batch, or the end. */
+  readonly #take = (
+    step: IteratorResult<readonly StreamEvent[], ChatResponse>,
+  ):
+    | IteratorResult<StreamEvent, ChatResponse>
+    | Promise<IteratorResult<StreamEvent, ChatResponse>> => {
+    if (step.done === true) {
+      this.#drop();
+      return step;
+    }
+    this.#batch = step.value;
+    this.#index = 0;
+    return this.#pullNext();
+  };
 
   /** Stops the stream early (what `break` calls): the source's cleanup runs (requests and tools are cancelled). */
   return(
@@ -89,12 +115,13 @@ export class EventStream implements AsyncGenerator<StreamEvent, ChatResponse, un
     operation: () => Promise<IteratorResult<StreamEvent, ChatResponse>>,
   ): Promise<IteratorResult<StreamEvent, ChatResponse>> {
     this.#pending++;
-    const settled = (): void => {
-      this.#pending--;
-    };
     const result = this.#pending === 1 ? operation() : this.#last.then(operation, operation);
     // Registered before the caller's own reaction, so `#pending` is down when the caller resumes.
-    this.#last = result.then(settled, settled);
+    this.#last = result.then(this.#settled, this.#settled);
     return result;
   }
+
+  readonly #settled = (): void => {
+    this.#pending--;
+  };
 }

@@ -11,6 +11,8 @@ import type { WireFormat, WireStream } from './wire-format.js';
 const maxSliceChars = 64 * 1024;
 /** How much of the start of a body error messages quote. */
 const startChars = 200;
+/** What `#ready` returns when the next batch needs another read. */
+const needsRead: unique symbol = Symbol('needs a read');
 
 /**
  * One answer read batch by batch, whatever its wire format: the chunks of one network read (a
@@ -81,25 +83,23 @@ export class AnswerReader {
 
   /**
    * The next batch of chunks (never empty), or `undefined` after the batch with the response.
+   * A batch already parsed (the rest of a read, the end) is handed over at once; only a batch
+   * that needs another read goes through an async function (this runs once per batch).
    * @throws {LlmError} `invalid_response`, `stream_error`, `network`, `timeout`, `cancelled`
    */
-  async next(): Promise<readonly ChatChunk[] | undefined> {
+  next(): Promise<readonly ChatChunk[] | undefined> {
+    let ready: readonly ChatChunk[] | undefined | typeof needsRead;
+    try {
+      ready = this.#ready();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return ready === needsRead ? this.#read() : Promise.resolve(ready);
+  }
+
+  /** Reads until a batch is ready (or the end). */
+  async #read(): Promise<readonly ChatChunk[] | undefined> {
     for (;;) {
-      if (this.#over) return undefined;
-      while (this.#offset < this.#text.length) {
-        this.#offset = this.#feed(this.#text, this.#offset);
-        if (this.#failure !== undefined || this.#stream.finished) {
-          this.#text = '';
-          this.#offset = 0;
-        } else if (this.#batch.length > 0) return this.#takeBatch();
-      }
-      if (this.#failure !== undefined) {
-        // What streamed before the failure is handed over first, in order, as it happened.
-        if (this.#batch.length > 0) return this.#takeBatch();
-        this.#over = true;
-        throw this.#failure;
-      }
-      if (this.#stream.finished || this.#ended) return this.#finish();
       const text = await this.#source.next();
       if (text === undefined) {
         this.#ended = true;
@@ -109,7 +109,29 @@ export class AnswerReader {
         const whole = await this.#accept(text);
         if (whole !== undefined) return whole;
       }
+      const ready = this.#ready();
+      if (ready !== needsRead) return ready;
     }
+  }
+
+  /** The next batch from what was read already, the end, or `needsRead`. @throws {LlmError} as `next` */
+  #ready(): readonly ChatChunk[] | undefined | typeof needsRead {
+    if (this.#over) return undefined;
+    while (this.#offset < this.#text.length) {
+      this.#offset = this.#feed(this.#text, this.#offset);
+      if (this.#failure !== undefined || this.#stream.finished) {
+        this.#text = '';
+        this.#offset = 0;
+      } else if (this.#batch.length > 0) return this.#takeBatch();
+    }
+    if (this.#failure !== undefined) {
+      // What streamed before the failure is handed over first, in order, as it happened.
+      if (this.#batch.length > 0) return this.#takeBatch();
+      this.#over = true;
+      throw this.#failure;
+    }
+    if (this.#stream.finished || this.#ended) return this.#finish();
+    return needsRead;
   }
 
   /**

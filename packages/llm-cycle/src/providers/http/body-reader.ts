@@ -48,14 +48,8 @@ export class BodyReader {
    * The bytes of the next read, or `undefined` at the end of the body.
    * @throws {LlmError} `network`, `timeout`, `cancelled`, or `invalid_response` past the size limit
    */
-  async nextBytes(): Promise<Uint8Array | undefined> {
-    let read: ReadResult;
-    try {
-      read = await this.#reader.read();
-    } catch (error) {
-      throw this.#reading.exchange.failure(error, 'reading the response');
-    }
-    return this.#accept(read);
+  nextBytes(): Promise<Uint8Array | undefined> {
+    return this.#reader.read().then(this.#bytesOf, this.#readFailed);
   }
 
   /**
@@ -63,16 +57,22 @@ export class BodyReader {
    * the end of the body.
    * @throws {LlmError} as `nextBytes`
    */
-  async next(): Promise<string | undefined> {
-    let read: ReadResult;
-    try {
-      read = await this.#reader.read();
-    } catch (error) {
-      throw this.#reading.exchange.failure(error, 'reading the response');
-    }
+  next(): Promise<string | undefined> {
+    return this.#reader.read().then(this.#textOf, this.#readFailed);
+  }
+
+  // `next` and `nextBytes` run once per network read: plain reactions on the read, bound once,
+  // not an async function's frame and await per read (see the performance section of the README).
+  readonly #bytesOf = (read: ReadResult): Uint8Array | undefined => this.#accept(read);
+
+  readonly #textOf = (read: ReadResult): string | undefined => {
     const bytes = this.#accept(read);
     return bytes === undefined ? undefined : this.#decode(bytes);
-  }
+  };
+
+  readonly #readFailed = (error: unknown): never => {
+    throw this.#reading.exchange.failure(error, 'reading the response');
+  };
 
   /**
    * The text of a read. A read that ends on an ASCII byte (an SSE read ends with a newline) ends
