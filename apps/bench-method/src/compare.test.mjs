@@ -50,3 +50,23 @@ describe('bench:compare', () => {
     expect(result.stderr).not.toContain('worktree add');
   });
 });
+
+describe('bench:compare suites of the packages', () => {
+  it.each([
+    ['tools-mcp', 'packages/tools-mcp', ['--import', 'tsx', 'src/call-tool.bench.ts']],
+  ])('--suite %s runs in %s with the roots after its script', (suite, folder, script) => {
+    const options = parseCompareArgs(['a0f7b0a', '--suite', suite, '--pairs', '30']);
+    const { cwd, args } = suiteCommand(options, '/tmp/a', '/tmp/b');
+    expect(cwd).toBe(`/tmp/b/${folder}`);
+    expect(args).toEqual([
+      '--expose-gc',
+      ...script,
+      '--root-a',
+      '/tmp/a',
+      '--root-b',
+      '/tmp/b',
+      '--pairs',
+      '30',
+    ]);
+  });
+});
