@@ -12,7 +12,8 @@
  * working tree by default); plus the `BaseTool` from `tools()` against the raw Client. With
  * `--root-a DIR` (`pnpm bench:compare <ref> --suite tools-mcp`): A is the McpClient of DIR's
  * build, B the working tree's, the same rows. `--pairs N` (default 30), `--conversations N`
- * (calls per pass, default 100), `--warmup N` (pairs, default 3), `--only a,b` (row keys).
+ * (calls per pass, default 100), `--warmup N` (pairs, default 3), `--only a,b` (row keys),
+ * `--no-collect` (no full GC before each pass).
  */
 import { fork } from 'node:child_process';
 import {
@@ -171,6 +172,8 @@ async function main(): Promise<void> {
     pairs: Math.max(20, setting('pairs', 30)),
     conversations: setting('conversations', 100),
     warmupPairs: setting('warmup', 3),
+    // `--no-collect`: no full GC before each pass (a forced GC deoptimizes hot code; see README).
+    ...(process.argv.includes('--no-collect') ? { collect: null } : {}),
   };
   const only = flagValue(process.argv, 'only')?.split(',');
   const server = await startHttpServer();
@@ -185,7 +188,7 @@ async function main(): Promise<void> {
     const labels = roots.compare ? `A = ${roots.a}, B = ${roots.b}` : `B = McpClient of ${roots.b}`;
     process.stdout.write(
       [
-        `McpClient.callTool ('echo'), ${settings.pairs} pairs of passes of ${settings.conversations} calls after ${settings.warmupPairs} warm-up pairs; ${labels}`,
+        `McpClient.callTool ('echo'), ${settings.pairs} pairs of passes of ${settings.conversations} calls after ${settings.warmupPairs} warm-up pairs${'collect' in settings ? ', no GC between passes' : ''}; ${labels}`,
         conditions(),
         '',
         table(results),
