@@ -11,6 +11,8 @@ export const suites = Object.freeze({
   loop: { cwd: 'apps/bench', args: ['src/ab/run.mjs'] },
   'llm-cycle': { cwd: 'packages/llm-cycle', args: ['--import', 'tsx', 'src/cycle.bench.ts'] },
   'tools-mcp': { cwd: 'packages/tools-mcp', args: ['--import', 'tsx', 'src/call-tool.bench.ts'] },
+  'tools-mcp-server': { cwd: 'packages/tools-mcp-server', args: ['scripts/bench.mjs', '--method'] },
+  'tools-registry': { cwd: 'packages/tools-registry', args: ['bench/invoke.bench.mjs'] },
 });
 
 /** Thrown for a problem the user can fix; `code` is the exit status. */
@@ -23,7 +25,7 @@ export class CompareError extends Error {
 }
 
 const usage =
-  'usage: pnpm bench:compare <git ref> [--suite loop|llm-cycle|tools-mcp] [--pairs N] [--conversations N] [--warmup N] [--only NAMES] [--single-threaded-gc] [--keep]';
+  'usage: pnpm bench:compare <git ref> [--suite loop|llm-cycle|tools-mcp|tools-mcp-server|tools-registry] [--pairs N] [--conversations N] [--warmup N] [--only NAMES] [--single-threaded-gc] [--keep]';
 
 const valued = new Set(['suite', 'pairs', 'conversations', 'warmup', 'only']);
 const switches = new Set(['single-threaded-gc', 'keep']);

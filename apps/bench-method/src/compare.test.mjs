@@ -54,6 +54,8 @@ describe('bench:compare', () => {
 describe('bench:compare suites of the packages', () => {
   it.each([
     ['tools-mcp', 'packages/tools-mcp', ['--import', 'tsx', 'src/call-tool.bench.ts']],
+    ['tools-mcp-server', 'packages/tools-mcp-server', ['scripts/bench.mjs', '--method']],
+    ['tools-registry', 'packages/tools-registry', ['bench/invoke.bench.mjs']],
   ])('--suite %s runs in %s with the roots after its script', (suite, folder, script) => {
     const options = parseCompareArgs(['a0f7b0a', '--suite', suite, '--pairs', '30']);
     const { cwd, args } = suiteCommand(options, '/tmp/a', '/tmp/b');
