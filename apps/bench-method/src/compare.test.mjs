@@ -52,6 +52,12 @@ describe('bench:compare', () => {
 });
 
 describe('bench:compare suites of the packages', () => {
+  it('hands --collect and --no-collect to the suite', () => {
+    const options = parseCompareArgs(['main', '--suite', 'tools-mcp', '--no-collect']);
+    expect(options.pass).toEqual(['--no-collect']);
+    expect(parseCompareArgs(['main', '--collect']).pass).toEqual(['--collect']);
+  });
+
   it.each([
     ['tools-mcp', 'packages/tools-mcp', ['--import', 'tsx', 'src/call-tool.bench.ts']],
     ['tools-mcp-server', 'packages/tools-mcp-server', ['scripts/bench.mjs', '--method']],
