@@ -105,6 +105,7 @@ function rows(roots, a, b) {
 }
 
 const us = (ms) => (ms * 1000).toFixed(2);
+const signed = (ms) => `${ms < 0 ? '−' : '+'}${us(Math.abs(ms))}`;
 
 async function main() {
   const roots = libraryRoots();
@@ -128,7 +129,7 @@ async function main() {
       row.name,
       us(result.a.cpuMs),
       us(result.b.cpuMs),
-      `+${us(result.b.cpuMs - result.a.cpuMs)}`,
+      signed(result.b.cpuMs - result.a.cpuMs),
       ratioText(result.cpuRatio),
       verdict(result.cpuRatio),
       us(result.a.wallMs),
