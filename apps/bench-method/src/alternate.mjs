@@ -29,6 +29,14 @@ export async function measurePass(run, conversations, sources = realSources, col
   };
 }
 
+/**
+ * The sources of `side`: `sources` itself, or `sources[side]` when it gives one per side
+ * (`{ a, b }`: e.g. the CPU of the server process each side talks to).
+ */
+export function sourcesOf(sources, side) {
+  return typeof sources.cpuMs === 'function' ? sources : sources[side];
+}
+
 /** The collector run before each pass: `globalThis.gc` when node runs with `--expose-gc`. */
 function defaultCollect() {
   return typeof globalThis.gc === 'function' ? () => globalThis.gc() : undefined;
@@ -38,7 +46,8 @@ function defaultCollect() {
  * Runs `a` and `b` in alternating passes and returns every pass and the ratios B ÷ A of client
  * CPU and of wall time per conversation: the median of the per-pair ratios with its
  * distribution-free 95 % interval. Options: `pairs` (>= 20, default 20), `warmupPairs`
- * (default 3), `conversations` per pass (default 10), `sources` (clock and CPU, for tests),
+ * (default 3), `conversations` per pass (default 10), `sources` (clock and CPU, for tests; or
+ * `{ a, b }`, one per side),
  * `collect` (run before each pass; `globalThis.gc` by default when exposed; `null` for none),
  * `confidence` (0.95).
  */
@@ -55,7 +64,7 @@ export async function alternate(a, b, options = {}) {
   const passes = { a: [], b: [] };
   for (let index = 0; index < warmupPairs + pairs; index++) {
     for (const side of pairOrder(index)) {
-      const pass = await measurePass(runs[side], conversations, sources, collect);
+      const pass = await measurePass(runs[side], conversations, sourcesOf(sources, side), collect);
       if (index < warmupPairs) continue;
       order.push(side);
       passes[side].push(pass);

@@ -10,6 +10,9 @@ import { workingTree } from './roots.mjs';
 export const suites = Object.freeze({
   loop: { cwd: 'apps/bench', args: ['src/ab/run.mjs'] },
   'llm-cycle': { cwd: 'packages/llm-cycle', args: ['--import', 'tsx', 'src/cycle.bench.ts'] },
+  'tools-mcp': { cwd: 'packages/tools-mcp', args: ['--import', 'tsx', 'src/call-tool.bench.ts'] },
+  'tools-mcp-server': { cwd: 'packages/tools-mcp-server', args: ['scripts/bench.mjs', '--method'] },
+  'tools-registry': { cwd: 'packages/tools-registry', args: ['bench/invoke.bench.mjs'] },
 });
 
 /** Thrown for a problem the user can fix; `code` is the exit status. */
@@ -22,10 +25,12 @@ export class CompareError extends Error {
 }
 
 const usage =
-  'usage: pnpm bench:compare <git ref> [--suite loop|llm-cycle] [--pairs N] [--conversations N] [--warmup N] [--only NAMES] [--single-threaded-gc] [--keep]';
+  'usage: pnpm bench:compare <git ref> [--suite loop|llm-cycle|tools-mcp|tools-mcp-server|tools-registry] [--pairs N] [--conversations N] [--warmup N] [--only NAMES] [--collect|--no-collect] [--single-threaded-gc] [--keep]';
 
 const valued = new Set(['suite', 'pairs', 'conversations', 'warmup', 'only']);
 const switches = new Set(['single-threaded-gc', 'keep']);
+/** Switches handed to the suite as they are: whether it runs a full GC before each pass. */
+const suiteSwitches = new Set(['collect', 'no-collect']);
 
 /** Parses the command line: the ref, the suite and what is passed on to it. */
 export function parseCompareArgs(argv) {
@@ -41,6 +46,7 @@ export function parseCompareArgs(argv) {
     }
     const name = argument.slice(2);
     if (switches.has(name)) options.flags.add(name);
+    else if (suiteSwitches.has(name)) options.pass.push(argument);
     else if (valued.has(name)) {
       const value = rest[++index];
       if (value === undefined) throw new CompareError(`--${name} needs a value\n${usage}`);

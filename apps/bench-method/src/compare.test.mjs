@@ -50,3 +50,31 @@ describe('bench:compare', () => {
     expect(result.stderr).not.toContain('worktree add');
   });
 });
+
+describe('bench:compare suites of the packages', () => {
+  it('hands --collect and --no-collect to the suite', () => {
+    const options = parseCompareArgs(['main', '--suite', 'tools-mcp', '--no-collect']);
+    expect(options.pass).toEqual(['--no-collect']);
+    expect(parseCompareArgs(['main', '--collect']).pass).toEqual(['--collect']);
+  });
+
+  it.each([
+    ['tools-mcp', 'packages/tools-mcp', ['--import', 'tsx', 'src/call-tool.bench.ts']],
+    ['tools-mcp-server', 'packages/tools-mcp-server', ['scripts/bench.mjs', '--method']],
+    ['tools-registry', 'packages/tools-registry', ['bench/invoke.bench.mjs']],
+  ])('--suite %s runs in %s with the roots after its script', (suite, folder, script) => {
+    const options = parseCompareArgs(['a0f7b0a', '--suite', suite, '--pairs', '30']);
+    const { cwd, args } = suiteCommand(options, '/tmp/a', '/tmp/b');
+    expect(cwd).toBe(`/tmp/b/${folder}`);
+    expect(args).toEqual([
+      '--expose-gc',
+      ...script,
+      '--root-a',
+      '/tmp/a',
+      '--root-b',
+      '/tmp/b',
+      '--pairs',
+      '30',
+    ]);
+  });
+});

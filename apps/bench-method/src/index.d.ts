@@ -32,8 +32,8 @@ export interface AlternateOptions {
   readonly warmupPairs?: number;
   /** Conversations per pass (default 10). */
   readonly conversations?: number;
-  /** Clock and CPU source (default `realSources`); tests pass fakes. */
-  readonly sources?: Sources;
+  /** Clock and CPU source (default `realSources`), or one per side (`{ a, b }`); tests pass fakes. */
+  readonly sources?: Sources | { readonly a: Sources; readonly b: Sources };
   /** Run before each pass; `globalThis.gc` by default when exposed, `null` for none. */
   readonly collect?: (() => void) | null;
   /** Confidence of the intervals (default 0.95). */
@@ -60,6 +60,15 @@ export interface Comparison {
 
 /** The real sources: `performance.now()` and `process.cpuUsage()` (user + system). */
 export declare const realSources: Sources;
+/** The sources of `side`: `sources` itself, or `sources[side]` when it gives one per side. */
+export declare function sourcesOf(
+  sources: Sources | { readonly a: Sources; readonly b: Sources },
+  side: 'a' | 'b',
+): Sources;
+/** The CPU time (ms) the threads of process `pid` have used so far (Linux `/proc/<pid>/task/<tid>/schedstat`). */
+export declare function processCpuMs(pid: number): number;
+/** Sources whose CPU is that of the processes `pids` (summed) and whose clock is this process's. */
+export declare function processSources(pids: number | readonly number[]): Sources;
 /** The order of pair `index`: A B for even pairs, B A for odd ones. */
 export declare function pairOrder(index: number): ['a', 'b'] | ['b', 'a'];
 /** One pass of `conversations` runs of `run`, per conversation. */

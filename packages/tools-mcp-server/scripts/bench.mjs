@@ -21,11 +21,16 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
+// This process's node flags (--expose-gc, --single-threaded-gc from bench:compare) and its
+// arguments (--root-a, --pairs, --method, …) are the bench's.
 const result = spawnSync(
   process.execPath,
-  [`${outdir}serve.bench.mjs`, `${outdir}bench-node.mjs`],
-  {
-    stdio: 'inherit',
-  },
+  [
+    ...process.execArgv,
+    `${outdir}serve.bench.mjs`,
+    `${outdir}bench-node.mjs`,
+    ...process.argv.slice(2),
+  ],
+  { stdio: 'inherit' },
 );
 process.exitCode = result.status ?? 1;

@@ -1,23 +1,37 @@
-// `pnpm --filter @agcore/tools-mcp-server bench` (issue 21 §3), in one run:
-// 1. latency and server CPU per call, serveTools against the MCP SDK's own stateless server with
-//    the same tool (as the SDK's example writes it, and with a shared JSON Schema validator, its
-//    best case), each in its own process, the same v1 SDK client, rounds rotated; and the floor:
-//    the CPU of `registry.invoke` alone (validation, policy, timer, span), in process;
+// `pnpm --filter @agcore/tools-mcp-server bench` (issue 21 §3, issue 29 §1), in one run:
+// 1. server CPU and latency per call on the bench method (@agcore/bench-method,
+//    docs/benchmarks.md): serveTools (B) against the MCP SDK's own stateless server with the same
+//    tool (A: as the SDK's example writes it, and with a shared JSON Schema validator, its best
+//    case), each in its own process, the same v1 SDK client, passes of A and B alternating
+//    (≥ 20 pairs after a warm-up), the server's CPU read from /proc/<pid>/task/*/schedstat, the
+//    median of the per-pair ratios B ÷ A with its 95 % interval. With `--root-a DIR`
+//    (`pnpm bench:compare <ref> --suite tools-mcp-server`): serveTools of DIR's build (A) against
+//    the working tree's (B). `--pairs N` (30), `--conversations N` (calls per pass, 100),
+//    `--warmup N` (3); `--method`: part 1 only;
 // 2. calls per second of 3 serveTools processes behind haproxy (roundrobin) against 1 process
 //    behind the same haproxy, a tool that sleeps 20 ms, at concurrency 8 and 64.
-// Figures are ratios measured in this run; the README quotes one run and what limits it.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineTool } from '@agcore/tools-core';
-import { ToolRegistry } from '@agcore/tools-registry';
+import {
+  alternate,
+  conditions,
+  flagValue,
+  libraryRoots,
+  markdownTable,
+  processSources,
+  ratioText,
+  type Sources,
+  verdict,
+} from '@agcore/bench-method';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const nodePath = process.argv[2] ?? '';
-const ticksPerSecond = 100;
+const setting = (name: string, fallback: number): number =>
+  Number(flagValue(process.argv, name) ?? fallback);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -34,9 +48,17 @@ function freePort(): Promise<number> {
 async function startNode(
   kind: string,
   sleepMs: number,
+  root?: string,
 ): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [nodePath, kind, String(port), String(sleepMs)], {
+  const args = [
+    nodePath,
+    kind,
+    String(port),
+    String(sleepMs),
+    ...(root === undefined ? [] : [root]),
+  ];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -48,103 +70,118 @@ async function startNode(
   return { child, port };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-}
-
 async function connect(url: string): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 type Kind = 'agcore' | 'sdk' | 'sdk-shared';
-const kinds: readonly Kind[] = ['agcore', 'sdk', 'sdk-shared'];
-const labels: Record<Kind, string> = {
-  agcore: 'serveTools                    ',
-  sdk: 'SDK stateless (its example)   ',
-  'sdk-shared': 'SDK stateless, shared validator',
-};
 
-/** Part 1: sequential calls; median latency and server CPU per call over rotated rounds. */
-async function latency(): Promise<void> {
-  const servers: Record<Kind, { child: ChildProcess; port: number }> = {
-    agcore: await startNode('agcore', 0),
-    sdk: await startNode('sdk', 0),
-    'sdk-shared': await startNode('sdk-shared', 0),
-  };
-  const clients: Record<Kind, Client> = {
-    agcore: await connect(`http://127.0.0.1:${servers.agcore.port}/mcp`),
-    sdk: await connect(`http://127.0.0.1:${servers.sdk.port}/mcp`),
-    'sdk-shared': await connect(`http://127.0.0.1:${servers['sdk-shared'].port}/mcp`),
-  };
-  const calls = 800;
-  const rounds = 7;
-  const latencies: Record<Kind, number[]> = { agcore: [], sdk: [], 'sdk-shared': [] };
-  const cpu: Record<Kind, number[]> = { agcore: [], sdk: [], 'sdk-shared': [] };
-  for (let round = 0; round < rounds; round += 1) {
-    // Each kind goes first, second and third in turn, so a burst of load elsewhere is shared.
-    const order = kinds.map((_, index) => kinds[(index + round) % kinds.length] ?? 'agcore');
-    for (const kind of order) {
-      const client = clients[kind];
-      const pid = servers[kind].child.pid;
-      const cpuBefore = cpuSeconds(pid);
-      const started = performance.now();
-      for (let n = 0; n < calls; n += 1)
-        await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
-      const elapsed = performance.now() - started;
-      // Round 0 warms them up; it is not counted.
-      if (round === 0) continue;
-      latencies[kind].push((elapsed / calls) * 1000);
-      cpu[kind].push(((cpuSeconds(pid) - cpuBefore) / calls) * 1e6);
-    }
-  }
-  const line = (kind: Kind) =>
-    `${labels[kind]} ${median(latencies[kind]).toFixed(0).padStart(5)} µs/call  ${median(cpu[kind])
-      .toFixed(0)
-      .padStart(5)} µs server CPU/call`;
-  process.stdout.write(
-    `latency, ${calls} sequential calls × ${rounds - 1} rounds (median of rounds)\n${kinds.map(line).join('\n')}\n`,
-  );
-  for (const baseline of ['sdk', 'sdk-shared'] as const) {
-    process.stdout.write(
-      `ratio serveTools / ${labels[baseline].trim()}: latency ${(median(latencies.agcore) / median(latencies[baseline])).toFixed(2)}×, server CPU ${(median(cpu.agcore) / median(cpu[baseline])).toFixed(2)}× (target ≤ 1.05×)\n`,
-    );
-  }
-  for (const client of Object.values(clients)) await client.close();
-  for (const server of Object.values(servers)) server.child.kill('SIGKILL');
+/** One server process and a client connected to it; `cpu` reads that server's CPU. */
+interface Side {
+  readonly call: () => Promise<void>;
+  readonly sources: Sources;
+  readonly stop: () => Promise<void>;
 }
 
-/** The floor: CPU per call of `registry.invoke` alone with the bench's tool, in this process. */
-async function registryFloor(): Promise<void> {
-  const registry = new ToolRegistry({ timeoutMs: 30_000 });
-  registry.register(
-    defineTool({
-      name: 'echo',
-      description: 'Echoes its text',
-      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-      execute: async ({ text }) => text,
-    }),
-  );
-  const calls = 20_000;
-  const perCall: number[] = [];
-  for (let round = 0; round < 6; round += 1) {
-    const before = process.cpuUsage();
-    for (let n = 0; n < calls; n += 1) {
-      const { output } = await registry.invoke('echo', { text: 'hi' });
-      if (!output.ok) throw new Error(`the floor's call failed: ${output.error.message}`);
+/** Starts a server of `kind` (serveTools of `root`'s build when given) and connects a client. */
+async function side(kind: Kind, root?: string): Promise<Side> {
+  const node = await startNode(kind, 0, root);
+  const client = await connect(`http://127.0.0.1:${node.port}/mcp`);
+  const pid = node.child.pid;
+  if (pid === undefined) throw new Error(`the ${kind} server has no pid`);
+  return {
+    call: async () => {
+      const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      const text = (result.content as { text?: unknown }[] | undefined)?.[0]?.text;
+      if (text !== 'hi') throw new Error(`${kind} answered ${JSON.stringify(result)}`);
+    },
+    sources: processSources(pid),
+    stop: async () => {
+      await client.close();
+      node.child.kill('SIGKILL');
+    },
+  };
+}
+
+interface Row {
+  readonly name: string;
+  readonly a: () => Promise<Side>;
+  readonly b: () => Promise<Side>;
+}
+
+const us = (ms: number): string => (ms * 1000).toFixed(0);
+
+/**
+ * Part 1, on the bench method: sequential calls, passes of A and B alternating, per call the
+ * server CPU (its process's threads, /proc) and the client's wall time, ratios B ÷ A.
+ */
+async function perCall(rows: readonly Row[]): Promise<string> {
+  const settings = {
+    pairs: Math.max(20, setting('pairs', 30)),
+    conversations: setting('conversations', 100),
+    warmupPairs: setting('warmup', 3),
+  };
+  const table: string[][] = [];
+  for (const row of rows) {
+    const a = await row.a();
+    const b = await row.b();
+    try {
+      const result = await alternate(a.call, b.call, {
+        ...settings,
+        sources: { a: a.sources, b: b.sources },
+      });
+      table.push([
+        row.name,
+        us(result.a.cpuMs),
+        us(result.b.cpuMs),
+        ratioText(result.cpuRatio),
+        verdict(result.cpuRatio),
+        us(result.a.wallMs),
+        us(result.b.wallMs),
+        ratioText(result.wallRatio),
+        String(result.pairs),
+      ]);
+    } finally {
+      await a.stop();
+      await b.stop();
     }
-    const used = process.cpuUsage(before);
-    if (round > 0) perCall.push((used.user + used.system) / calls);
   }
-  process.stdout.write(
-    `floor: registry.invoke alone ${median(perCall).toFixed(1)} µs CPU/call (validation, policy, timer, span; no audit hook, no tracer registered)\n\n`,
-  );
+  const header = ['row', 'A server CPU µs/call', 'B server CPU µs/call', 'CPU B ÷ A (95 %)'];
+  header.push('CPU verdict', 'A wall µs/call', 'B wall µs/call', 'wall B ÷ A (95 %)', 'pairs');
+  return [
+    `server CPU per tools/call (v1 SDK client, 2025-11-25, Streamable HTTP), ${settings.pairs} pairs of passes of ${settings.conversations} sequential calls after ${settings.warmupPairs} warm-up pairs`,
+    conditions(),
+    '',
+    markdownTable(header, table),
+    '',
+    '',
+  ].join('\n');
+}
+
+/** The rows: against the SDK's servers, or (`--root-a`) serveTools of A's build against B's. */
+function rowsOf(roots: ReturnType<typeof libraryRoots>): Row[] {
+  if (roots.compare)
+    return [
+      {
+        name: `serveTools of ${roots.a} (A), of ${roots.b} (B)`,
+        a: () => side('agcore', roots.a),
+        b: () => side('agcore', roots.b),
+      },
+    ];
+  return [
+    {
+      name: 'SDK stateless, its example (A), serveTools (B)',
+      a: () => side('sdk'),
+      b: () => side('agcore'),
+    },
+    {
+      name: 'SDK stateless, shared validator (A), serveTools (B)',
+      a: () => side('sdk-shared'),
+      b: () => side('agcore'),
+    },
+  ];
 }
 
 async function haproxyFor(ports: readonly number[]): Promise<{ proxy: ChildProcess; url: string }> {
@@ -212,14 +249,11 @@ async function throughput(processes: number, concurrency: number): Promise<numbe
   return rate;
 }
 
-process.stdout.write(
-  `load average at start: ${loadavg()
-    .map((n) => n.toFixed(1))
-    .join(' ')}\n`,
-);
-await latency();
-await registryFloor();
-if (spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status !== 0) {
+const roots = libraryRoots();
+process.stdout.write(await perCall(rowsOf(roots)));
+if (roots.compare || process.argv.includes('--method')) {
+  // bench:compare and --method: the per-call rows only.
+} else if (spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status !== 0) {
   process.stdout.write('haproxy is not installed: the fleet part is skipped\n');
 } else {
   process.stdout.write('fleet behind haproxy (roundrobin), tool sleeps 20 ms, calls/s\n');
@@ -227,12 +261,7 @@ if (spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status !== 0) {
     const one = await throughput(1, concurrency);
     const three = await throughput(3, concurrency);
     process.stdout.write(
-      `concurrency ${String(concurrency).padStart(2)}: 1 process ${one.toFixed(0).padStart(5)}/s, 3 processes ${three.toFixed(0).padStart(5)}/s, ratio ${(three / one).toFixed(2)}× (target ≥ 2.5×)\n`,
+      `concurrency ${String(concurrency).padStart(2)}: 1 process ${one.toFixed(0).padStart(5)}/s, 3 processes ${three.toFixed(0).padStart(5)}/s, ratio ${(three / one).toFixed(2)}× (target ≥ 2.5×), ${conditions()}\n`,
     );
   }
 }
-process.stdout.write(
-  `load average at end: ${loadavg()
-    .map((n) => n.toFixed(1))
-    .join(' ')}\n`,
-);

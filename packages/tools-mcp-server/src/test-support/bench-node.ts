@@ -2,27 +2,46 @@
 // over a ToolRegistry; `sdk`: the MCP SDK's own Server, stateless, a fresh server and transport
 // per request as the SDK's stateless example does; `sdk-shared`: the same with one JSON Schema
 // validator given to every per-request server, which the example does not do and which spares the
-// Ajv instance the v1 Server otherwise builds per request), port, sleepMs (how long the tool sleeps).
+// Ajv instance the v1 Server otherwise builds per request), port, sleepMs (how long the tool sleeps),
+// and for `agcore` optionally a library root: serveTools and the registry of that checkout's
+// build (`bench:compare`), instead of this package's own source.
 // Both serve one tool, `echo`, returning its text (the SDK's with no argument checking at all:
 // its best case). Prints "ready" when listening.
 import { createServer } from 'node:http';
-import { defineTool } from '@agcore/tools-core';
-import { ToolRegistry } from '@agcore/tools-registry';
+import { importLibrary } from '@agcore/bench-method';
+import * as core from '@agcore/tools-core';
+import * as registryPackage from '@agcore/tools-registry';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { serveTools } from '../index.js';
+import * as self from '../index.js';
 
-const [kind = 'agcore', portText = '0', sleepText = '0'] = process.argv.slice(2);
+const [kind = 'agcore', portText = '0', sleepText = '0', root] = process.argv.slice(2);
 const sleepMs = Number(sleepText);
 const pause = () =>
   sleepMs > 0 ? new Promise((resolve) => setTimeout(resolve, sleepMs)) : Promise.resolve();
 
+/** The packages the `agcore` server is made of: of `root`'s build, or this package's own. */
+async function packagesOf(checkout: string | undefined) {
+  if (checkout === undefined) return { core, registryPackage, self };
+  const load = async <T>(name: string): Promise<T> => {
+    const library = await importLibrary<T>(checkout, name);
+    if (library === undefined) throw new Error(`${checkout} has no ${name}`);
+    return library;
+  };
+  return {
+    core: await load<typeof core>('@agcore/tools-core'),
+    registryPackage: await load<typeof registryPackage>('@agcore/tools-registry'),
+    self: await load<typeof self>('@agcore/tools-mcp-server'),
+  };
+}
+
 if (kind === 'agcore') {
-  const registry = new ToolRegistry({ timeoutMs: 30_000 });
+  const packages = await packagesOf(root);
+  const registry = new packages.registryPackage.ToolRegistry({ timeoutMs: 30_000 });
   registry.register(
-    defineTool({
+    packages.core.defineTool({
       name: 'echo',
       description: 'Echoes its text',
       parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
@@ -32,7 +51,7 @@ if (kind === 'agcore') {
       },
     }),
   );
-  await serveTools(registry, { allowedHosts: ['127.0.0.1', 'localhost'] }).listen({
+  await packages.self.serveTools(registry, { allowedHosts: ['127.0.0.1', 'localhost'] }).listen({
     port: Number(portText),
   });
 } else {
