@@ -1,13 +1,12 @@
+import { postgresUrl } from '@agcore/test-postgres';
 import { describe, expect, it } from 'vitest';
 import { noStack, runCli } from './support/cli.js';
 
 // Issue 23: `--flow durable` runs the approval flow in a worker process on Postgres and
 // approves from a second process. Needs a server (AGCORE_TEST_POSTGRES_URL, as `.ci/run` sets
 // it); under CI it runs only with AGCORE_SERVICE_TESTS=1.
-const server = process.env.AGCORE_TEST_POSTGRES_URL;
-const ci = process.env.CI === 'true';
-const runs =
-  server !== undefined && server !== '' && (!ci || process.env.AGCORE_SERVICE_TESTS === '1');
+const server = postgresUrl('playground');
+const runs = server !== undefined;
 
 describe('--flow durable', () => {
   it('without Postgres: one line saying how to start one, exit code 1, no stack', async () => {

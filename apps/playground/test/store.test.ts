@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { postgresUrl } from '@agcore/test-postgres';
 import { createToolContext } from '@agcore/tools-core';
 import { McpClient } from '@agcore/tools-mcp';
 import pg from 'pg';
@@ -11,10 +12,8 @@ import { collect, noStack, runCli, startCli, waitFor } from './support/cli.js';
 // run file resumed in two terminals at once runs once, the other is refused with state_conflict;
 // `serve` keeps keyed results in the Postgres idempotency store. Needs a server
 // (AGCORE_TEST_POSTGRES_URL, as `.ci/run` sets it); under CI only with AGCORE_SERVICE_TESTS=1.
-const server = process.env.AGCORE_TEST_POSTGRES_URL;
-const ci = process.env.CI === 'true';
-const runs =
-  server !== undefined && server !== '' && (!ci || process.env.AGCORE_SERVICE_TESTS === '1');
+const server = postgresUrl('playground');
+const runs = server !== undefined;
 const dir = mkdtempSync(path.join(tmpdir(), 'agcore-playground-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DurableRuns } from '@agcore/durable-dbos';
+import { postgresUrl } from '@agcore/test-postgres';
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { dropPGDatabase } from '@dbos-inc/dbos-sdk/internal/database_utils';
 import type { BrowserContext } from 'playwright-core';
@@ -19,9 +20,7 @@ import {
 // Issue 32 §4: `web --durable URL` shows the runs on a system database by state, a run's
 // timeline from its events, and approves from the page. Needs Postgres and Chromium.
 const suite = browserSuite();
-const server = process.env.AGCORE_TEST_POSTGRES_URL ?? '';
-const ci = process.env.CI === 'true';
-const postgres = server !== '' && (!ci || process.env.AGCORE_SERVICE_TESTS === '1');
+const postgres = postgresUrl('playground');
 const workerPath = fileURLToPath(new URL('../dist/core/flows-durable-worker.js', import.meta.url));
 
 /** The playground's durable worker (agent `playground-approve`), once it printed `ready`. */
@@ -43,13 +42,14 @@ function startWorker(databaseUrl: string): Promise<ChildProcess> {
   });
 }
 
-describe.skipIf(!suite.run || !postgres)('the durable view in Chromium', () => {
+describe.skipIf(!suite.run || postgres === undefined)('the durable view in Chromium', () => {
   let browser: { context: BrowserContext; close(): Promise<void> };
   let web: WebProcess;
   let worker: ChildProcess;
   let client: DBOSClient;
   let runs: DurableRuns;
-  const url = new URL(server);
+  // Built only when the suite runs (the body is collected even when skipped).
+  const url = new URL(postgres ?? 'postgres://skipped');
   url.pathname = `/agcore_view_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const databaseUrl = url.toString();
 
