@@ -168,6 +168,19 @@ describe.each(dialects)('the HTTP driver on $name', (dialect) => {
     expect(batches[0]?.length).toBeLessThan(20);
   });
 
+  it('hands over a read of a few KiB as one batch (slicing it costs a batch per slice)', async () => {
+    const pieces = Array.from({ length: 40 }, (_, index) => `w${index} `);
+    const body = running.wire.streamed(pieces).join('');
+    expect(body.length).toBeGreaterThan(2048);
+    expect(body.length).toBeLessThan(32 * 1024);
+    reply({ kind: 'sse', writes: [body] });
+    const batches = await batchesOf(running.provider());
+    // All of it in the first batch (a format without a terminal event ends with the body, whose
+    // end is a read of its own: the response then comes in a second batch).
+    expect(textOf(batches[0] ?? [])).toBe(pieces.join(''));
+    expect(finalResponse(batches.flat()).message.content).toBe(pieces.join(''));
+  });
+
   it('gives the connection back after each answer: a conversation of requests opens one', async () => {
     const own = await dialect.start();
     try {
