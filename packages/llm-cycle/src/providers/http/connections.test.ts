@@ -129,7 +129,7 @@ describe('one connection per conversation', () => {
     });
   }
 
-  it('conversations at once on one shared provider open one connection each (streamed and not)', async () => {
+  it('conversations at once on one shared provider open at most one connection each (streamed and not)', async () => {
     await withServer(async (server) => {
       server.fallback(replyTo('as-asked'));
       const provider = createOpenAICompatibleProvider({ baseURL: server.baseURL, apiKey: 'sk-1' });
@@ -137,7 +137,9 @@ describe('one connection per conversation', () => {
         converse(new LlmCycle({ provider, model: 'm', retry: { maxRetries: 0 } }), index % 2 === 0),
       );
       expect(await Promise.all(conversations)).toEqual(Array(12).fill(answer));
-      expect(server.connections()).toBe(12);
+      // At most one each (a connection not given back would open one a turn: 60). Fewer when a
+      // conversation's first request, late on a loaded machine, finds another's connection free.
+      expect(server.connections()).toBeLessThanOrEqual(12);
     });
   });
 
