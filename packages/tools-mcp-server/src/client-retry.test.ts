@@ -36,17 +36,23 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startNode(directory: string): Promise<Node> {
+/**
+ * A fleet node on a free port. The port is free when picked but can be taken before the node
+ * binds it (another suite's server, on a busy machine: EADDRINUSE), so a node that exits before
+ * it is ready is started again on a new port, three times at most.
+ */
+async function startNode(directory: string, attempts = 3): Promise<Node> {
   const port = await freePort();
   const child = spawn(process.execPath, [fleetNodePath, String(port), directory], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve, reject) => {
+  const started = new Promise<Node>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`node on ${port} exited with ${String(code)}`)));
     child.stdout?.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('ready')) resolve({ child, port });
     });
   });
+  return attempts > 1 ? started.catch(() => startNode(directory, attempts - 1)) : started;
 }
 
 /** Forwards to the first node that accepts the connection; counts the tools/call each got. */
