@@ -12,28 +12,16 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpClient, type McpToolError } from '@agcore/tools-mcp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fleetNodePath } from './test-support/build-stdio-server.js';
+import { freePort } from './test-support/haproxy-fleet.js';
 
 interface Node {
   readonly child: ChildProcess;
   readonly port: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

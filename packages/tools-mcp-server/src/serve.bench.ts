@@ -12,7 +12,6 @@
 //    behind the same haproxy, a tool that sleeps 20 ms, at concurrency 8 and 64.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -28,22 +27,11 @@ import {
 } from '@agcore/bench-method';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { freePort } from './test-support/haproxy-fleet.js';
 
 const nodePath = process.argv[2] ?? '';
 const setting = (name: string, fallback: number): number =>
   Number(flagValue(process.argv, name) ?? fallback);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startNode(
   kind: string,
