@@ -46,6 +46,13 @@ export function sumTestReports(since, { requireAll = true } = {}) {
         notes.push(
           `${manifest.name}: ${file.name} failed to run: ${String(file.message).slice(0, 300)}`,
         );
+      for (const file of report.testResults ?? []) {
+        for (const test of file.assertionResults ?? []) {
+          if (test.status !== 'failed') continue;
+          const why = String(test.failureMessages?.[0] ?? '').split('\n')[0];
+          notes.push(`${manifest.name}: failed: ${test.fullName} (${why.slice(0, 300)})`);
+        }
+      }
       if (report.numTotalTests === 0 && brokenFiles.length === 0) {
         notes.push(`${manifest.name}: ran no test`);
       }
@@ -57,6 +64,6 @@ export function sumTestReports(since, { requireAll = true } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [label = 'tests', since = '0'] = process.argv.slice(2);
   const { passed, failed, notes } = sumTestReports(Number(since));
-  for (const note of notes) process.stderr.write(`  ${note}\n`);
+  for (const note of notes) process.stderr.write(`  ${label}: ${note}\n`);
   process.stdout.write(`${label}: ${passed} passed, ${failed} failed\n${passed} ${failed}\n`);
 }
