@@ -37,6 +37,18 @@ export function sourcesOf(sources, side) {
   return typeof sources.cpuMs === 'function' ? sources : sources[side];
 }
 
+/**
+ * A young-generation GC before each pass (`gc({ type: 'minor' })`), or undefined without
+ * `--expose-gc`: it takes the previous pass's short-lived garbage out of this one's time without
+ * what a forced full GC does to the code — it deoptimizes hot functions, and the pass after it
+ * measures V8 re-optimizing them (the loop suites: about 1.4 ms a conversation on both sides,
+ * which pulled the ratios toward 1; see docs/benchmarks.md, "Collecting between passes").
+ */
+export function minorCollect() {
+  const gc = globalThis.gc;
+  return typeof gc === 'function' ? () => gc({ type: 'minor' }) : undefined;
+}
+
 /** The collector run before each pass: `globalThis.gc` when node runs with `--expose-gc`. */
 function defaultCollect() {
   return typeof globalThis.gc === 'function' ? () => globalThis.gc() : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alternate, pairOrder } from './alternate.mjs';
+import { alternate, minorCollect, pairOrder } from './alternate.mjs';
 
 /** A fake clock and CPU: each conversation of a side advances both by that side's cost. */
 function fakeMachine(costs) {
@@ -85,5 +85,21 @@ describe('alternate', () => {
     });
     expect(collected).toBe(42);
     await expect(alternate(machine.a, machine.b, { pairs: 19 })).rejects.toThrow(RangeError);
+  });
+
+  it('minorCollect asks for a young-generation GC only (a full one deoptimizes hot code), undefined without --expose-gc', () => {
+    const saved = globalThis.gc;
+    try {
+      const calls = [];
+      globalThis.gc = (options) => calls.push(options);
+      const collect = minorCollect();
+      expect(typeof collect).toBe('function');
+      collect();
+      expect(calls).toEqual([{ type: 'minor' }]);
+      globalThis.gc = undefined;
+      expect(minorCollect()).toBeUndefined();
+    } finally {
+      globalThis.gc = saved;
+    }
   });
 });

@@ -78,6 +78,8 @@ export declare function measurePass(
   sources?: Sources,
   collect?: () => void,
 ): Promise<Pass>;
+/** A young-generation GC to run before each pass (`gc({ type: 'minor' })`); undefined without `--expose-gc`. */
+export declare function minorCollect(): (() => void) | undefined;
 /** Runs `a` and `b` in alternating passes; ratios are B ÷ A. */
 export declare function alternate(
   a: () => Promise<unknown>,

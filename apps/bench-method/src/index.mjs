@@ -2,6 +2,7 @@
 export {
   alternate,
   measurePass,
+  minorCollect,
   pairOrder,
   realSources,
   sourcesOf,

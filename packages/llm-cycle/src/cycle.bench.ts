@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   const setting = (flag: string, variable: string, fallback: number): number =>
     Number(flagValue(process.argv, flag) ?? process.env[variable] ?? fallback);
   const rounds = Math.max(20, setting('pairs', 'BENCH_PAIRS', 20));
-  const conversations = setting('conversations', 'BENCH_CONVERSATIONS', 10);
+  const conversations = setting('conversations', 'BENCH_CONVERSATIONS', 50);
   try {
     if (roots.compare)
       process.stdout.write(await compareRoots(roots.a, roots.b, baseURL, rounds, conversations));

@@ -4,7 +4,7 @@ import { workingTree } from '@agcore/bench-method';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agcoreContenders } from './agcore.mjs';
 import { bareLoops } from './bare.mjs';
-import { startServers } from './run.mjs';
+import { collector, collectText, startServers } from './run.mjs';
 
 let servers;
 beforeAll(async () => {
@@ -23,5 +23,29 @@ describe.each(['chat', 'messages', 'responses', 'gemini'])('%s', (format) => {
     expect(agcore).toBeDefined();
     await expect(agcore.json()).resolves.toBe(0);
     await expect(agcore.stream()).resolves.toBeGreaterThan(100);
+  });
+});
+
+describe('what runs before each pass', () => {
+  it('a minor GC by default, a full one with --collect, none with --no-collect', () => {
+    const saved = globalThis.gc;
+    try {
+      const calls = [];
+      globalThis.gc = (options) => calls.push(options ?? 'full');
+      collector([])?.();
+      expect(calls).toEqual([{ type: 'minor' }]);
+      // undefined: the method's own default (a full `gc()`); null: nothing.
+      expect(collector(['--collect'])).toBeUndefined();
+      expect(collector(['--no-collect'])).toBeNull();
+      expect([[], ['--collect'], ['--no-collect']].map(collectText)).toEqual([
+        'a minor GC',
+        'a full GC',
+        'no GC',
+      ]);
+      globalThis.gc = undefined;
+      expect(collector([])).toBeNull();
+    } finally {
+      globalThis.gc = saved;
+    }
   });
 });

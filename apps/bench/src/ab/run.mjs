@@ -3,7 +3,9 @@
 // of the format (A) against agcore of the working tree (B). With `--root-a DIR` (what
 // `pnpm bench:compare <ref>` passes): agcore of DIR (A) against agcore of `--root-b` (B), in
 // the same process, passes alternating. Flags: --pairs N (>= 20), --warmup N (pairs),
-// --conversations N (per pass), --only chat,messages,responses,gemini. See docs/benchmarks.md.
+// --conversations N (per pass, default 50), --only chat,messages,responses,gemini,
+// --collect / --no-collect (a full GC or none before each pass instead of a minor one). See
+// docs/benchmarks.md.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
@@ -11,6 +13,7 @@ import {
   conditions,
   flagValue,
   libraryRoots,
+  minorCollect,
   resultTable,
   workingTree,
 } from '@agcore/bench-method';
@@ -28,6 +31,21 @@ const formats = {
 function numberFlag(name, fallback) {
   const value = flagValue(process.argv, name);
   return value === undefined ? fallback : Number(value);
+}
+
+/**
+ * What runs before each pass: a young-generation GC by default; `--collect` a full GC (the
+ * method's own default, which deoptimizes hot code: see docs/benchmarks.md), `--no-collect` none.
+ */
+export function collector(argv) {
+  if (argv.includes('--no-collect')) return null;
+  return argv.includes('--collect') ? undefined : (minorCollect() ?? null);
+}
+
+/** What `collector(argv)` runs, in words. */
+export function collectText(argv) {
+  if (argv.includes('--no-collect')) return 'no GC';
+  return argv.includes('--collect') ? 'a full GC' : 'a minor GC';
 }
 
 /** Starts the servers' child process; resolves to their base URLs and a stop function. */
@@ -60,7 +78,8 @@ async function main() {
   const options = {
     pairs: numberFlag('pairs', 20),
     warmupPairs: numberFlag('warmup', 3),
-    conversations: numberFlag('conversations', 10),
+    conversations: numberFlag('conversations', 50),
+    collect: collector(process.argv),
   };
   const only = (flagValue(process.argv, 'only') ?? Object.keys(formats).join(',')).split(',');
   const servers = await startServers();
@@ -90,7 +109,7 @@ async function main() {
     ? `A = agcore built at ${roots.a}, B = agcore of ${roots.b === workingTree ? 'the working tree' : roots.b}`
     : 'A = the bare loop of the wire format, B = agcore (`LlmCycle`, `ToolRegistry`) of the working tree';
   process.stdout.write(
-    `\nA/B loop and stream suites: ${what}. ${requestsPerConversation} model requests per conversation (4 tool turns, one with 2 parallel calls, then 100 deltas), ${options.pairs} pairs of passes (A B, B A, …) after ${options.warmupPairs} warm-up pairs, ${options.conversations} conversations per pass; ratios B ÷ A are medians of the per-pair ratios with their distribution-free 95 % interval. ${conditions()}.\n\n${resultTable(entries, labels)}\n${skipped.length > 0 ? `\nNot in A (no such provider there): ${skipped.join('; ')}\n` : ''}\n`,
+    `\nA/B loop and stream suites: ${what}. ${requestsPerConversation} model requests per conversation (4 tool turns, one with 2 parallel calls, then 100 deltas), ${options.pairs} pairs of passes (A B, B A, …) after ${options.warmupPairs} warm-up pairs, ${options.conversations} conversations per pass, ${collectText(process.argv)} before each pass; ratios B ÷ A are medians of the per-pair ratios with their distribution-free 95 % interval. ${conditions()}.\n\n${resultTable(entries, labels)}\n${skipped.length > 0 ? `\nNot in A (no such provider there): ${skipped.join('; ')}\n` : ''}\n`,
   );
 }
 

@@ -3,7 +3,7 @@
  * passes, medians of per-pair ratios with their 95 % interval), and the long streamed reply
  * timed from the response headers.
  */
-import { alternate, type MedianInterval, type Pass } from '@agcore/bench-method';
+import { alternate, type MedianInterval, minorCollect, type Pass } from '@agcore/bench-method';
 import type { ToolRegistry } from '@agcore/tools-registry';
 import { bareSseLoop } from './bare-loops.js';
 import { longModel, longPieces } from './conversation.js';
@@ -52,6 +52,9 @@ export async function duel(
     pairs: Math.max(20, pairs),
     warmupPairs: 3,
     conversations,
+    // A minor GC before each pass, not the method's full one: that deoptimizes hot code and
+    // the pass after it measures V8 re-optimizing (see docs/benchmarks.md).
+    collect: minorCollect() ?? null,
   });
   const of = (pass: Pass, count: number): Result => ({
     msPerConversation: pass.wallMs,
