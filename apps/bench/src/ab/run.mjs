@@ -33,19 +33,26 @@ function numberFlag(name, fallback) {
   return value === undefined ? fallback : Number(value);
 }
 
+/** What runs before each pass, by flag: `--no-collect` none, `--collect` a full GC, else a minor one. */
+function collectMode(argv) {
+  if (argv.includes('--no-collect')) return 'none';
+  return argv.includes('--collect') ? 'full' : 'minor';
+}
+
 /**
- * What runs before each pass: a young-generation GC by default; `--collect` a full GC (the
- * method's own default, which deoptimizes hot code: see docs/benchmarks.md), `--no-collect` none.
+ * The pass collector of `argv`: a young-generation GC by default (`null` without
+ * `--expose-gc`); `--collect` undefined, the method's own full GC (which deoptimizes hot code:
+ * see docs/benchmarks.md); `--no-collect` null, none.
  */
 export function collector(argv) {
-  if (argv.includes('--no-collect')) return null;
-  return argv.includes('--collect') ? undefined : (minorCollect() ?? null);
+  const mode = collectMode(argv);
+  if (mode === 'none') return null;
+  return mode === 'full' ? undefined : (minorCollect() ?? null);
 }
 
 /** What `collector(argv)` runs, in words. */
 export function collectText(argv) {
-  if (argv.includes('--no-collect')) return 'no GC';
-  return argv.includes('--collect') ? 'a full GC' : 'a minor GC';
+  return { none: 'no GC', full: 'a full GC', minor: 'a minor GC' }[collectMode(argv)];
 }
 
 /** Starts the servers' child process; resolves to their base URLs and a stop function. */
