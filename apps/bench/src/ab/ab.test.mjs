@@ -44,6 +44,7 @@ describe('what runs before each pass', () => {
       ]);
       globalThis.gc = undefined;
       expect(collector([])).toBeNull();
+      expect(collectText([])).toBe('no GC (node without --expose-gc)');
     } finally {
       globalThis.gc = saved;
     }

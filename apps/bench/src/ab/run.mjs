@@ -52,7 +52,10 @@ export function collector(argv) {
 
 /** What `collector(argv)` runs, in words. */
 export function collectText(argv) {
-  return { none: 'no GC', full: 'a full GC', minor: 'a minor GC' }[collectMode(argv)];
+  const mode = collectMode(argv);
+  if (mode !== 'none' && typeof globalThis.gc !== 'function')
+    return 'no GC (node without --expose-gc)';
+  return { none: 'no GC', full: 'a full GC', minor: 'a minor GC' }[mode];
 }
 
 /** Starts the servers' child process; resolves to their base URLs and a stop function. */
