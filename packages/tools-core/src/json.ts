@@ -59,8 +59,9 @@ function primitiveProblem(value: unknown): string | undefined {
  * `JSON.stringify` does) and its output checked in turn; an `undefined` object property is
  * omitted; `undefined` elsewhere, functions, symbols, BigInts, non-finite
  * numbers, cycles and anything that throws while being read (a getter, a proxy trap, `toJSON`)
- * are refused, as is nesting deeper than `maxDepth`. Iterative: no recursion, so a value nested
- * 100 000 levels deep is refused, not a stack overflow. Never throws.
+ * are refused, as is nesting deeper than `maxDepth`. Plain data is accepted by a quick pass
+ * (`isPlainJson`); anything else goes to the full walk, which is iterative: no recursion, so a
+ * value nested 100 000 levels deep is refused, not a stack overflow. Never throws.
  */
 export function describeNonJson(
   value: unknown,
@@ -71,6 +72,67 @@ export function describeNonJson(
     return problem === undefined ? undefined : `$ ${problem}`;
   }
   const maxDepth = options.maxDepth ?? maxJsonDepth;
+  if (isPlainJson(value, Math.min(maxDepth, plainDepth))) return undefined;
+  return firstProblem(value, maxDepth);
+}
+
+/** How deep the quick pass of `isPlainJson` goes before it leaves the value to the full walk. */
+const plainDepth = 32;
+
+/**
+ * The quick pass: whether `value` is plain data (`null`, strings, booleans, finite numbers,
+ * arrays and objects of Object.prototype or none, without `toJSON`, at most `depth` levels deep), which JSON.stringify writes as it is. `false` only means "not sure": the full walk
+ * then decides, and words the problem. A tool's result is almost always plain data, and this
+ * pass costs a fraction of the walk (no frames, no ancestor set). A throw (a getter, a proxy's
+ * trap) is "not sure" too; the walk then reads the value again and names where it threw.
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  try {
+    return plainAt(value, depth);
+  } catch {
+    return false;
+  }
+}
+
+function plainAt(value: unknown, depth: number): boolean {
+  if (value === null) return true;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  // Depth exhausted (deep data, or a cycle; NaN too): the walk decides.
+  if (!(depth > 0)) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+    for (let index = 0; index < value.length; index++) {
+      if (!plainAt(value[index], depth - 1)) return false;
+    }
+    return true;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (item !== undefined && !plainAt(item, depth - 1)) return false;
+  }
+  return true;
+}
+
+/**
+ * The full, iterative walk of `describeNonJson`, without its quick pass (exported for the
+ * tests that hold the two to the same verdicts).
+ */
+export function firstProblem(value: unknown, maxDepth: number): string | undefined {
   const stack: Frame[] = [{ value, key: '', parent: undefined, depth: 0 }];
   const ancestors = new Set<object>();
   while (stack.length > 0) {
