@@ -1,9 +1,15 @@
 // The A/B suites' contenders do the whole conversation on every wire format (no timing here:
 // the method's statistics are tested in @agcore/bench-method).
 import { workingTree } from '@agcore/bench-method';
+import {
+  startChatCompletionsServer,
+  textCompletion,
+  toolCallCompletion,
+} from '@agcore/llm-cycle/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agcoreContenders } from './agcore.mjs';
 import { bareLoops } from './bare.mjs';
+import { floorChat, floorLevels } from './floor.mjs';
 import { collector, collectText, startServers } from './run.mjs';
 
 let servers;
@@ -47,6 +53,36 @@ describe('what runs before each pass', () => {
       expect(collectText([])).toBe('no GC (node without --expose-gc)');
     } finally {
       globalThis.gc = saved;
+    }
+  });
+});
+
+describe('the floor of the guarantees (--floor)', () => {
+  it('each level takes the 5 requests of the script', async () => {
+    for (const level of Object.keys(floorLevels)) {
+      await expect(floorChat(servers.urls.chat, level)).resolves.toBe(0);
+    }
+    await expect(floorChat(servers.urls.chat, 'none')).rejects.toThrow(/unknown floor level/);
+  });
+
+  it('the checked level refuses arguments that break the schema', async () => {
+    const server = await startChatCompletionsServer({ recordRequests: false });
+    server.fallback((request) =>
+      request.body.messages.some((message) => message.role === 'tool')
+        ? { kind: 'json', body: textCompletion('done') }
+        : {
+            kind: 'json',
+            body: toolCallCompletion([{ id: 'c1', name: 'get_weather', arguments: '{"city":7}' }]),
+          },
+    );
+    try {
+      await expect(floorChat(server.baseURL, 'checked')).rejects.toMatchObject({
+        code: 'invalid_arguments',
+      });
+      // The levels below it do not check: the call runs.
+      await expect(floorChat(server.baseURL, 'bounded')).rejects.toThrow(/2 requests, not 5/);
+    } finally {
+      await server.close();
     }
   });
 });

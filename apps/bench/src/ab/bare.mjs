@@ -9,7 +9,8 @@ import {
   toolSchemas,
 } from './conversation.mjs';
 
-const json = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
+/** The headers of the OpenAI wire formats. */
+export const json = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
 
 /** Calls every data line of an SSE body with its text; resolves when the body ends. */
 async function readFrames(response, onData) {
@@ -38,7 +39,8 @@ function done(requests, events) {
 }
 
 // Chat Completions.
-const chatTools = Object.entries(toolSchemas).map(([name, schema]) => ({
+/** The tools as Chat Completions sends them. */
+export const chatTools = Object.entries(toolSchemas).map(([name, schema]) => ({
   type: 'function',
   function: { name, ...schema },
 }));

@@ -4,7 +4,8 @@
 // `pnpm bench:compare <ref>` passes): agcore of DIR (A) against agcore of `--root-b` (B), in
 // the same process, passes alternating. Flags: --pairs N (>= 20), --warmup N (pairs),
 // --conversations N (per pass, default 50), --only chat,messages,responses,gemini,
-// --collect / --no-collect (a full GC or none before each pass instead of a minor one). See
+// --collect / --no-collect (a full GC or none before each pass instead of a minor one), --floor
+// (the bare Chat Completions loop against the floor levels of floor.mjs instead of agcore). See
 // docs/benchmarks.md.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,7 @@ import {
 import { agcoreContenders } from './agcore.mjs';
 import { bareLoops } from './bare.mjs';
 import { requestsPerConversation } from './conversation.mjs';
+import { floorChat, floorLevels } from './floor.mjs';
 
 const formats = {
   chat: 'Chat Completions',
@@ -83,6 +85,35 @@ async function sides(roots, format, baseURL, stream) {
   return a === undefined ? undefined : { a: a[mode], b: b[mode] };
 }
 
+/** `--floor`: the bare Chat Completions loop (A) against each level of the floor (B), not streamed. */
+async function floorEntries(baseURL, options) {
+  const entries = [];
+  for (const [level, name] of Object.entries(floorLevels)) {
+    process.stderr.write(`${name} …\n`);
+    const result = await alternate(
+      () => bareLoops.chat(baseURL, false),
+      () => floorChat(baseURL, level),
+      options,
+    );
+    entries.push({ name, result });
+  }
+  return entries;
+}
+
+/** `--floor`'s report: what the guarantees cost by themselves over the bare loop. */
+async function floorReport(options) {
+  const servers = await startServers();
+  let entries;
+  try {
+    entries = await floorEntries(servers.urls.chat, options);
+  } finally {
+    servers.stop();
+  }
+  process.stdout.write(
+    `\nThe floor of the guarantees (Chat Completions, not streamed): A = the bare loop, B = the bare loop with the guarantees of each level (floor.mjs). ${requestsPerConversation} model requests per conversation, ${options.pairs} pairs of passes after ${options.warmupPairs} warm-up pairs, ${options.conversations} conversations per pass, ${collectText(process.argv)} before each pass; ratios B ÷ A are medians of the per-pair ratios with their distribution-free 95 % interval. ${conditions()}.\n\n${resultTable(entries, { a: 'bare loop', b: 'floor' })}\n`,
+  );
+}
+
 async function main() {
   const roots = libraryRoots();
   const options = {
@@ -91,6 +122,7 @@ async function main() {
     conversations: numberFlag('conversations', 50),
     collect: collector(process.argv),
   };
+  if (process.argv.includes('--floor')) return floorReport(options);
   const only = (flagValue(process.argv, 'only') ?? Object.keys(formats).join(',')).split(',');
   const servers = await startServers();
   const entries = [];
