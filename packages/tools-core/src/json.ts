@@ -81,10 +81,11 @@ const plainDepth = 32;
 
 /**
  * The quick pass: whether `value` is plain data (`null`, strings, booleans, finite numbers,
- * arrays and objects of Object.prototype or none, without `toJSON`, at most `depth` levels deep), which JSON.stringify writes as it is. `false` only means "not sure": the full walk
- * then decides, and words the problem. A tool's result is almost always plain data, and this
- * pass costs a fraction of the walk (no frames, no ancestor set). A throw (a getter, a proxy's
- * trap) is "not sure" too; the walk then reads the value again and names where it threw.
+ * arrays and objects of Object.prototype or none, without `toJSON`, at most `depth` levels
+ * deep), which JSON.stringify writes as it is. `false` only means "not sure": the full walk then
+ * decides, and words the problem. A tool's result is almost always plain data, and this pass
+ * costs a fraction of the walk (no frames, no ancestor set). A throw (a getter, a proxy's trap)
+ * is "not sure" too; the walk then reads the value again and names where it threw.
  */
 function isPlainJson(value: unknown, depth: number): boolean {
   try {
