@@ -21,7 +21,6 @@ import {
 import { agcoreContenders } from './agcore.mjs';
 import { bareLoops } from './bare.mjs';
 import { requestsPerConversation } from './conversation.mjs';
-import { floorChat, floorLevels } from './floor.mjs';
 
 const formats = {
   chat: 'Chat Completions',
@@ -85,8 +84,12 @@ async function sides(roots, format, baseURL, stream) {
   return a === undefined ? undefined : { a: a[mode], b: b[mode] };
 }
 
-/** `--floor`: the bare Chat Completions loop (A) against each level of the floor (B), not streamed. */
+/**
+ * `--floor`: the bare Chat Completions loop (A) against each level of the floor (B), not
+ * streamed. floor.mjs is loaded only then (it builds a registry of the working tree).
+ */
 async function floorEntries(baseURL, options) {
+  const { floorChat, floorLevels } = await import('./floor.mjs');
   const entries = [];
   for (const [level, name] of Object.entries(floorLevels)) {
     process.stderr.write(`${name} …\n`);
