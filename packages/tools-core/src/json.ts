@@ -59,9 +59,9 @@ function primitiveProblem(value: unknown): string | undefined {
  * `JSON.stringify` does) and its output checked in turn; an `undefined` object property is
  * omitted; `undefined` elsewhere, functions, symbols, BigInts, non-finite
  * numbers, cycles and anything that throws while being read (a getter, a proxy trap, `toJSON`)
- * are refused, as is nesting deeper than `maxDepth`. Plain data is accepted by a quick pass
- * (`isPlainJson`); anything else goes to the full walk, which is iterative: no recursion, so a
- * value nested 100 000 levels deep is refused, not a stack overflow. Never throws.
+ * are refused, as is nesting deeper than `maxDepth`. Plain data is accepted by a quick
+ * recursive pass (up to 32 levels); anything else goes to the full walk, which is iterative: no
+ * recursion, so a value nested 100 000 levels deep is refused, not a stack overflow. Never throws.
  */
 export function describeNonJson(
   value: unknown,
