@@ -85,7 +85,8 @@ const plainDepth = 32;
  * deep), which JSON.stringify writes as it is. `false` only means "not sure": the full walk then
  * decides, and words the problem. A tool's result is almost always plain data, and this pass
  * costs a fraction of the walk (no frames, no ancestor set). A throw (a getter, a proxy's trap)
- * is "not sure" too; the walk then reads the value again and names where it threw.
+ * is "not sure" too; the walk then reads the value again and names where it threw. So when this
+ * pass gives up, what it read is read twice (a getter with a side effect runs twice then).
  */
 function isPlainJson(value: unknown, depth: number): boolean {
   try {
